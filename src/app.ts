@@ -1,0 +1,57 @@
+import { Elysia } from 'elysia'
+import pkg from '../package.json'
+import type { Config } from './config'
+import type { Database } from './db/client'
+import { createAuthGuard } from './http/auth'
+import { docs } from './http/docs'
+import { replier } from './http/envelope'
+import { errorHandler } from './http/error-handler'
+import { jsonBody } from './http/json-body'
+import { SECURITY_HEADERS } from './http/security-headers'
+import type { Clock } from './lib/clock'
+import type { Logger } from './lib/logger'
+import { authController } from './modules/auth'
+import { createAuthService } from './modules/auth/service'
+import type { TokenService } from './modules/auth/tokens'
+import { companiesController } from './modules/companies'
+import { createCompaniesService } from './modules/companies/service'
+import { employeesController } from './modules/employees'
+import { createEmployeesService } from './modules/employees/service'
+import { healthController } from './modules/health'
+import type { Probe } from './modules/health/probes'
+import type { AccessResolver } from './modules/rbac/access'
+import { usersController } from './modules/users'
+import { createUsersService } from './modules/users/service'
+
+export interface AppDeps {
+  config: Config
+  database: Database
+  clock: Clock
+  logger: Logger
+  tokens: TokenService
+  access: AccessResolver
+  probes: { database: Probe; storage: Probe }
+}
+
+/** Assembles the service; never listens (tests call `app.handle`). */
+export function createApp(deps: AppDeps) {
+  const { config, database, clock, logger, tokens, access } = deps
+  const reply = replier(clock)
+  const guard = createAuthGuard(tokens, access)
+  const services = { database, clock, access }
+
+  return new Elysia()
+    .use(errorHandler(clock, logger))
+    .use(jsonBody)
+    .onRequest(({ set }) => {
+      Object.assign(set.headers, SECURITY_HEADERS)
+    })
+    .use(docs(pkg.version))
+    .use(healthController(reply, deps.probes))
+    .use(authController(guard, reply, createAuthService({ ...services, tokens, refreshTtlSeconds: config.refreshTokenTtl })))
+    .use(usersController(guard, reply, createUsersService(services)))
+    .use(companiesController(guard, reply, createCompaniesService(services)))
+    .use(employeesController(guard, reply, createEmployeesService(services)))
+}
+
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,174 @@
+import { isValidTimeZone } from './lib/timezone'
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
+export type Locale = 'en' | 'zh'
+
+export type StorageConfig =
+  | { kind: 'file'; dir: string }
+  | {
+      kind: 's3'
+      bucket: string
+      endpoint?: string
+      region: string
+      forcePathStyle: boolean
+      accessKeyId?: string
+      secretAccessKey?: string
+    }
+
+export interface Config {
+  port: number
+  host: string
+  databaseUrl: string
+  databaseAuthToken?: string
+  storage: StorageConfig
+  publicUrl: string
+  /** undefined: generated once and kept in the database */
+  jwtSecret?: string
+  accessTokenTtl: number
+  refreshTokenTtl: number
+  adminUsername: string
+  /** undefined: generated on first start and printed once */
+  adminPassword?: string
+  defaultTimezone: string
+  maxFileSize: number
+  logLevel: LogLevel
+  locale: Locale
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
+    super(`Invalid setting ${setting}: ${problem}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Record<string, string | undefined>
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim()
+  return value === '' ? undefined : value
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase()
+  if (raw === undefined) return fallback
+  if (['true', '1', 'yes'].includes(raw)) return true
+  if (['false', '0', 'no'].includes(raw)) return false
+  throw new ConfigError(name, `expected true or false, got "${raw}"`)
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = text(env, name)
+  if (raw === undefined) return fallback
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`)
+  return raw as T
+}
+
+const DATABASE_SCHEMES = ['file:', 'libsql:', 'http:', 'https:', 'ws:', 'wss:']
+
+function databaseUrl(env: Env): string {
+  const url = text(env, 'DATABASE_URL') ?? 'file:data/workforce.db'
+  if (!DATABASE_SCHEMES.some((scheme) => url.startsWith(scheme)))
+    throw new ConfigError('DATABASE_URL', `expected file:<path>, libsql://, http(s):// or ws(s)://, got "${url}"`)
+  if (url === 'file:' || url === ':memory:' || url.includes(':memory:'))
+    throw new ConfigError('DATABASE_URL', 'an in-memory database cannot be shared by the service; give a file path')
+  return url
+}
+
+function storage(env: Env): StorageConfig {
+  const url = text(env, 'STORAGE_URL') ?? 'file:data/files'
+  const endpoint = text(env, 'S3_ENDPOINT')
+  if (url.startsWith('file:')) {
+    const dir = url.slice('file:'.length)
+    if (dir === '') throw new ConfigError('STORAGE_URL', 'file: needs a folder, e.g. file:data/files')
+    return { kind: 'file', dir }
+  }
+  if (url.startsWith('s3://')) {
+    const bucket = url.slice('s3://'.length).replace(/\/+$/, '')
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+      throw new ConfigError('STORAGE_URL', `"${bucket}" is not a valid S3 bucket name`)
+    if (endpoint !== undefined && !isHttpUrl(endpoint))
+      throw new ConfigError('S3_ENDPOINT', `expected an http(s) URL, got "${endpoint}"`)
+    return {
+      kind: 's3',
+      bucket,
+      endpoint,
+      region: text(env, 'S3_REGION') ?? 'us-east-1',
+      forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', endpoint !== undefined),
+      accessKeyId: text(env, 'AWS_ACCESS_KEY_ID'),
+      secretAccessKey: text(env, 'AWS_SECRET_ACCESS_KEY'),
+    }
+  }
+  throw new ConfigError('STORAGE_URL', `expected file:<folder> or s3://<bucket>, got "${url}"`)
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'http:' || url.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+const DAY = 86_400
+
+/** Reads and validates every setting once; a bad value throws a ConfigError naming it. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65_535)
+  const publicUrl = (text(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '')
+  if (!isHttpUrl(publicUrl)) throw new ConfigError('PUBLIC_URL', `expected an http(s) URL, got "${publicUrl}"`)
+
+  const jwtSecret = text(env, 'JWT_SECRET')
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32)
+    throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes long')
+
+  const adminUsername = text(env, 'ADMIN_USERNAME') ?? 'admin'
+  if (!USERNAME_PATTERN.test(adminUsername))
+    throw new ConfigError('ADMIN_USERNAME', USERNAME_RULE)
+  const adminPassword = env.ADMIN_PASSWORD === '' ? undefined : env.ADMIN_PASSWORD
+  if (adminPassword !== undefined && (adminPassword.length < 8 || adminPassword.length > 128))
+    throw new ConfigError('ADMIN_PASSWORD', 'must be 8 to 128 characters long')
+
+  const defaultTimezone = text(env, 'DEFAULT_TIMEZONE') ?? 'UTC'
+  if (!isValidTimeZone(defaultTimezone))
+    throw new ConfigError('DEFAULT_TIMEZONE', `"${defaultTimezone}" is not an IANA time zone such as Asia/Shanghai`)
+
+  const accessTokenTtl = integer(env, 'ACCESS_TOKEN_TTL', 7200, 60, 30 * DAY)
+  const refreshTokenTtl = integer(env, 'REFRESH_TOKEN_TTL', 14 * DAY, 60, 365 * DAY)
+
+  return {
+    port,
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: databaseUrl(env),
+    databaseAuthToken: text(env, 'DATABASE_AUTH_TOKEN'),
+    storage: storage(env),
+    publicUrl,
+    jwtSecret,
+    accessTokenTtl,
+    refreshTokenTtl,
+    adminUsername,
+    adminPassword,
+    defaultTimezone,
+    maxFileSize: integer(env, 'MAX_FILE_SIZE', 104_857_600, 1, Number.MAX_SAFE_INTEGER),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    locale: text(env, 'LOCALE')?.toLowerCase().startsWith('zh') ? 'zh' : 'en',
+  }
+}
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.@-]{2,63}$/
+export const USERNAME_RULE =
+  'must be 3 to 64 characters: letters, digits, "_", ".", "@" or "-", starting with a letter or digit'

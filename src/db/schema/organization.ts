@@ -1,0 +1,53 @@
+import { sql } from 'drizzle-orm'
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { timestamps } from './columns'
+import { users } from './users'
+
+export const companies = sqliteTable(
+  'companies',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    /** IANA zone; null means DEFAULT_TIMEZONE. */
+    timezone: text('timezone'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('companies_name_unique').on(sql`lower(${t.name})`)],
+)
+
+export const departments = sqliteTable(
+  'departments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('departments_name_unique').on(sql`lower(${t.name})`)],
+)
+
+export const employees = sqliteTable(
+  'employees',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    employeeNo: text('employee_no'),
+    name: text('name').notNull(),
+    phone: text('phone'),
+    email: text('email'),
+    departmentId: integer('department_id').references(() => departments.id, { onDelete: 'restrict' }),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'restrict' }),
+    position: text('position'),
+    /** YYYY-MM-DD */
+    hireDate: text('hire_date'),
+    status: integer('status').notNull().default(1),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('employees_employee_no_unique').on(t.employeeNo),
+    uniqueIndex('employees_user_unique').on(t.userId),
+    index('employees_department_idx').on(t.departmentId),
+    index('employees_company_idx').on(t.companyId),
+    index('employees_status_idx').on(t.status),
+    check('employees_status_check', sql`${t.status} IN (0, 1)`),
+  ],
+)

@@ -1,0 +1,32 @@
+import { createApp } from './app'
+import { prepare } from './bootstrap'
+import { ConfigError, loadConfig } from './config'
+
+let config
+try {
+  config = loadConfig()
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error
+  console.error(error.message)
+  process.exit(1)
+}
+
+const deps = await prepare(config)
+const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: true })
+deps.logger.info('Workforce is listening', {
+  url: `http://${config.host}:${app.server?.port}`,
+  docs: `${config.publicUrl}/swagger`,
+})
+
+let stopping = false
+const shutdown = async (signal: string) => {
+  if (stopping) return
+  stopping = true
+  deps.logger.info('stopping: finishing requests in flight', { signal })
+  await app.stop(false)
+  deps.database.close()
+  deps.logger.info('stopped')
+  process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

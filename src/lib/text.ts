@@ -1,0 +1,20 @@
+import { ValidationError } from '../http/errors'
+
+/** Trims a required text field; blank after trimming is a 400 naming the field. */
+export function requiredText(value: string, field: string): string {
+  const trimmed = value.trim()
+  if (trimmed === '') throw new ValidationError(`${field} must not be blank`, [{ field, message: 'must not be blank' }])
+  return trimmed
+}
+
+/** Trims an optional text field; blank becomes null. undefined stays undefined (not sent). */
+export function optionalText(value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null) return value
+  const trimmed = value.trim()
+  return trimmed === '' ? null : trimmed
+}
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern that uses ESCAPE '\'. */
+export function likePattern(search: string): string {
+  return `%${search.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}

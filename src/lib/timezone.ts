@@ -1,0 +1,14 @@
+/** True when `zone` is an IANA time zone name the runtime knows (e.g. Asia/Shanghai, UTC). */
+export function isValidTimeZone(zone: string): boolean {
+  return canonicalTimeZone(zone) !== null
+}
+
+/** The runtime's canonical spelling of an IANA zone name, or null when it is not one. */
+export function canonicalTimeZone(zone: string): string | null {
+  if (zone.trim() === '' || zone.length > 64) return null
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+  } catch {
+    return null
+  }
+}

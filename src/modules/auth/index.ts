@@ -1,0 +1,42 @@
+import { Elysia, t } from 'elysia'
+import type { AuthGuard } from '../../http/auth'
+import { Envelope, type Replier } from '../../http/envelope'
+import { ChangePasswordBody, LoginBody, Me, RefreshBody, TokenPair } from './model'
+import type { AuthService } from './service'
+
+const detail = (summary: string) => ({ tags: ['Auth'], summary })
+
+export const authController = (guard: AuthGuard, reply: Replier, auth: AuthService) =>
+  new Elysia({ name: 'auth', prefix: '/api/v1/auth' })
+    .use(guard)
+    .post('/login', async ({ body }) => reply.ok(await auth.login(body.username, body.password), 'Signed in'), {
+      body: LoginBody,
+      response: Envelope(TokenPair),
+      detail: detail('Sign in with username and password'),
+    })
+    .post('/refresh', async ({ body }) => reply.ok(await auth.refresh(body.refresh_token), 'Tokens refreshed'), {
+      body: RefreshBody,
+      response: Envelope(TokenPair),
+      detail: detail('Trade a refresh token for a new pair (the old one stops working)'),
+    })
+    .post('/logout', async ({ principal }) => reply.ok(await auth.logout(principal).then(() => null), 'Signed out everywhere'), {
+      auth: true,
+      response: Envelope(t.Null()),
+      detail: detail('Sign out: revokes every refresh token and access token of the caller'),
+    })
+    .get('/me', async ({ principal }) => reply.ok(await auth.me(principal)), {
+      auth: true,
+      response: Envelope(Me),
+      detail: detail('The caller: user, roles, permissions and linked employee'),
+    })
+    .put(
+      '/password',
+      async ({ principal, body }) =>
+        reply.ok(await auth.changePassword(principal, body.old_password, body.new_password), 'Password changed; other sessions were signed out'),
+      {
+        auth: true,
+        body: ChangePasswordBody,
+        response: Envelope(TokenPair),
+        detail: detail('Change your own password; returns a fresh token pair'),
+      },
+    )

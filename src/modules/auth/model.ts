@@ -1,0 +1,42 @@
+import { t } from 'elysia'
+import { Password } from '../../http/models'
+import { User } from '../users/model'
+
+export const LoginBody = t.Object({
+  username: t.String({ minLength: 1, maxLength: 64 }),
+  password: t.String({ minLength: 1, maxLength: 128 }),
+})
+
+export const RefreshBody = t.Object({ refresh_token: t.String({ minLength: 1, maxLength: 200 }) })
+
+export const ChangePasswordBody = t.Object({
+  old_password: t.String({ minLength: 1, maxLength: 128 }),
+  new_password: Password,
+})
+
+export const TokenPair = t.Object({
+  access_token: t.String(),
+  refresh_token: t.String(),
+  token_type: t.Literal('Bearer'),
+  expires_in: t.Integer({ description: 'seconds until the access token expires' }),
+  user: t.Object({ id: t.Integer(), username: t.String(), name: t.String(), roles: t.Array(t.String()) }),
+})
+export type TokenPair = typeof TokenPair.static
+
+export const LinkedEmployee = t.Object({
+  id: t.Integer(),
+  employee_no: t.Nullable(t.String()),
+  name: t.String(),
+  department_id: t.Nullable(t.Integer()),
+  company_id: t.Nullable(t.Integer()),
+  position: t.Nullable(t.String()),
+  status: t.Integer(),
+})
+
+export const Me = t.Object({
+  user: User,
+  roles: t.Array(t.String(), { description: 'enabled roles that grant permissions' }),
+  permissions: t.Array(t.String()),
+  employee: t.Nullable(LinkedEmployee),
+})
+export type Me = typeof Me.static

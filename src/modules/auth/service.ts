@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import type { Database } from '../../db/client'
+import { employees } from '../../db/schema'
+import { TooManyRequestsError, UnauthorizedError, ValidationError } from '../../http/errors'
+import type { Clock } from '../../lib/clock'
+import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from '../../lib/password'
+import type { AccessResolver, Principal } from '../rbac/access'
+import { allows } from '../rbac/ability'
+import { allPermissionNames } from '../rbac/repository'
+import { presentUser } from '../users/service'
+import { bumpTokenVersion, findUserById, findUserByUsername, updateUser, type UserRow } from '../users/repository'
+import type { Me, TokenPair } from './model'
+import * as repo from './repository'
+import { hashRefreshToken, newRefreshToken, type TokenService } from './tokens'
+
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000
+export const LOGIN_MAX_FAILURES = 10
+
+export interface AuthDeps {
+  database: Database
+  clock: Clock
+  access: AccessResolver
+  tokens: TokenService
+  refreshTtlSeconds: number
+}
+
+const WRONG_CREDENTIALS = 'Wrong username or password'
+const DISABLED = 'This account is disabled; ask an administrator to enable it'
+
+export function createAuthService({ database, clock, access, tokens, refreshTtlSeconds }: AuthDeps) {
+  const { db } = database
+
+  /** A new access token and a refresh token; `familyId` continues a rotation chain. */
+  const issuePair = async (user: UserRow, familyId: string = randomUUID()): Promise<TokenPair> => {
+    const now = clock.now()
+    const refresh = newRefreshToken()
+    await database.write((tx) =>
+      repo.insertRefreshToken(tx, {
+        userId: user.id,
+        familyId,
+        tokenHash: refresh.hash,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + refreshTtlSeconds * 1000),
+      }),
+    )
+    const access = await tokens.issueAccess(user)
+    const { roles } = await presentUser(db, user)
+    return {
+      access_token: access.token,
+      refresh_token: refresh.token,
+      token_type: 'Bearer',
+      expires_in: access.expiresIn,
+      user: { id: user.id, username: user.username, name: user.name, roles },
+    }
+  }
+
+  return {
+    async login(username: string, password: string): Promise<TokenPair> {
+      const key = username.toLowerCase()
+      const now = clock.now()
+      const windowStart = new Date(now.getTime() - LOGIN_WINDOW_MS)
+      const failures = await repo.recentFailures(db, key, windowStart)
+      if (failures.length >= LOGIN_MAX_FAILURES) {
+        const freeAt = failures[failures.length - LOGIN_MAX_FAILURES].getTime() + LOGIN_WINDOW_MS
+        const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000))
+        throw new TooManyRequestsError(
+          `Too many failed sign-ins for "${username}"; try again in ${Math.ceil(seconds / 60)} minute(s)`,
+          seconds,
+        )
+      }
+      const user = await findUserByUsername(db, username)
+      const valid = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_USER_HASH)
+      if (!user || !valid) {
+        await database.write((tx) => repo.recordFailure(tx, key, now, windowStart))
+        throw new UnauthorizedError(WRONG_CREDENTIALS)
+      }
+      if (user.status !== 1) throw new UnauthorizedError(DISABLED)
+      if (failures.length > 0) await database.write((tx) => repo.clearFailures(tx, key))
+      return issuePair(user)
+    },
+
+    /**
+     * Rotation: a refresh token works once. Presenting one that was already used means
+     * it leaked, so the whole chain is revoked and the caller must sign in again.
+     */
+    async refresh(refreshToken: string): Promise<TokenPair> {
+      const now = clock.now()
+      const outcome = await database.write(async (tx) => {
+        const row = await repo.findRefreshToken(tx, hashRefreshToken(refreshToken))
+        if (!row) return { kind: 'unknown' } as const
+        if (row.usedAt || row.revokedAt) {
+          await repo.revokeRefreshFamily(tx, row.familyId, now)
+          return { kind: 'reused' } as const
+        }
+        if (row.expiresAt.getTime() <= now.getTime()) return { kind: 'expired' } as const
+        await repo.markRefreshTokenUsed(tx, row.id, now)
+        return { kind: 'ok', row } as const
+      })
+      if (outcome.kind === 'unknown') throw new UnauthorizedError('Unknown refresh token; sign in again')
+      if (outcome.kind === 'reused')
+        throw new UnauthorizedError('This refresh token was already used, so every session of this sign-in was ended; sign in again')
+      if (outcome.kind === 'expired') throw new UnauthorizedError('The refresh token has expired; sign in again')
+      const user = await findUserById(db, outcome.row.userId)
+      if (!user) throw new UnauthorizedError('The account of this token no longer exists')
+      if (user.status !== 1) throw new UnauthorizedError(DISABLED)
+      return issuePair(user, outcome.row.familyId)
+    },
+
+    /** Ends every session of the caller: refresh tokens revoked, access tokens refused from now on. */
+    async logout(principal: Principal): Promise<void> {
+      const now = clock.now()
+      await database.write(async (tx) => {
+        await repo.revokeUserRefreshTokens(tx, principal.userId, now)
+        await bumpTokenVersion(tx, principal.userId, now)
+      })
+      access.invalidate(principal.userId)
+    },
+
+    async me(principal: Principal): Promise<Me> {
+      const user = await findUserById(db, principal.userId)
+      if (!user) throw new UnauthorizedError('The account of this token no longer exists')
+      const [employee] = await db
+        .select({
+          id: employees.id,
+          employee_no: employees.employeeNo,
+          name: employees.name,
+          department_id: employees.departmentId,
+          company_id: employees.companyId,
+          position: employees.position,
+          status: employees.status,
+        })
+        .from(employees)
+        .where(eq(employees.userId, user.id))
+        .limit(1)
+      const catalogue = await allPermissionNames(db)
+      return {
+        user: await presentUser(db, user),
+        roles: principal.roles,
+        permissions: catalogue.filter((name) => allows(principal.ability, name)),
+        employee: employee ?? null,
+      }
+    },
+
+    /** Changes the caller's password, ends their other sessions and returns a fresh pair for this one. */
+    async changePassword(principal: Principal, oldPassword: string, newPassword: string): Promise<TokenPair> {
+      const user = await findUserById(db, principal.userId)
+      if (!user) throw new UnauthorizedError('The account of this token no longer exists')
+      if (!(await verifyPassword(oldPassword, user.passwordHash)))
+        throw new ValidationError('The current password is not correct', [{ field: 'old_password', message: 'is not correct' }])
+      const passwordHash = await hashPassword(newPassword)
+      const now = clock.now()
+      const updated = await database.write(async (tx) => {
+        await repo.revokeUserRefreshTokens(tx, user.id, now)
+        await updateUser(tx, user.id, { passwordHash })
+        return bumpTokenVersion(tx, user.id, now)
+      })
+      access.invalidate(user.id)
+      return issuePair(updated!)
+    },
+  }
+}
+
+export type AuthService = ReturnType<typeof createAuthService>

@@ -1,0 +1,90 @@
+import type { Database } from '../../db/client'
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
+import { p1, pageWindow } from '../../http/pagination'
+import type { Clock } from '../../lib/clock'
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/sqlite-errors'
+import { requiredText } from '../../lib/text'
+import { canonicalTimeZone } from '../../lib/timezone'
+import type { CompanyListQuery, CompanyResponse, CreateCompanyInput, UpdateCompanyInput } from './model'
+import * as repo from './repository'
+
+export function toCompanyResponse(row: repo.CompanyRow): CompanyResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    timezone: row.timezone,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }
+}
+
+function timeZone(value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null) return value
+  const zone = canonicalTimeZone(value.trim())
+  if (!zone)
+    throw new ValidationError(`"${value}" is not an IANA time zone; use a name such as Asia/Shanghai or UTC`, [
+      { field: 'timezone', message: 'is not an IANA time zone' },
+    ])
+  return zone
+}
+
+const nameTaken = (name: string) => new ConflictError(`A company named "${name}" already exists`)
+const missing = (id: number) => new NotFoundError(`Company ${id} does not exist`)
+
+export function createCompaniesService({ database, clock }: { database: Database; clock: Clock }) {
+  const { db } = database
+  const saving = async <T>(name: string | undefined, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work()
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken(name ?? '')
+      throw error
+    }
+  }
+
+  return {
+    async list(query: CompanyListQuery) {
+      const window = pageWindow(query, 10)
+      const { rows, total } = await repo.listCompanies(db, query.search, window)
+      return p1(rows.map(toCompanyResponse), total, window)
+    },
+
+    async get(id: number): Promise<CompanyResponse> {
+      const row = await repo.findCompany(db, id)
+      if (!row) throw missing(id)
+      return toCompanyResponse(row)
+    },
+
+    create(input: CreateCompanyInput): Promise<CompanyResponse> {
+      const name = requiredText(input.name, 'name')
+      const timezone = timeZone(input.timezone) ?? null
+      const now = clock.now()
+      return saving(name, async () =>
+        toCompanyResponse(await database.write((tx) => repo.insertCompany(tx, { name, timezone, createdAt: now, updatedAt: now }))),
+      )
+    },
+
+    update(id: number, input: UpdateCompanyInput): Promise<CompanyResponse> {
+      const name = input.name === undefined ? undefined : requiredText(input.name, 'name')
+      const timezone = timeZone(input.timezone)
+      return saving(name, async () => {
+        const row = await database.write((tx) => repo.updateCompany(tx, id, { name, timezone, updatedAt: clock.now() }))
+        if (!row) throw missing(id)
+        return toCompanyResponse(row)
+      })
+    },
+
+    async remove(id: number): Promise<void> {
+      try {
+        const deleted = await database.write((tx) => repo.deleteCompany(tx, id))
+        if (!deleted) throw missing(id)
+      } catch (error) {
+        if (isForeignKeyViolation(error))
+          throw new ConflictError(`Company ${id} still has employees or attendance groups; move or delete them first`)
+        throw error
+      }
+    },
+  }
+}
+
+export type CompaniesService = ReturnType<typeof createCompaniesService>

@@ -1,0 +1,66 @@
+import { t } from 'elysia'
+import { DateString, Email, Id, Password, Phone, Text, Timestamp } from '../../http/models'
+import { pageQuery } from '../../http/pagination'
+import { Username } from '../users/model'
+
+export const Employee = t.Object({
+  id: t.Integer(),
+  employee_no: t.Nullable(t.String()),
+  name: t.String(),
+  phone: t.Nullable(t.String()),
+  email: t.Nullable(t.String()),
+  department_id: t.Nullable(t.Integer()),
+  department: t.Nullable(t.Object({ id: t.Integer(), name: t.String() })),
+  company_id: t.Nullable(t.Integer()),
+  position: t.Nullable(t.String()),
+  hire_date: t.Nullable(t.String({ description: 'YYYY-MM-DD' })),
+  status: t.Integer({ description: '1 = active, 0 = left' }),
+  user_id: t.Nullable(t.Integer()),
+  attendance_group_id: t.Nullable(t.Integer()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type EmployeeResponse = typeof Employee.static
+
+const EmployeeNo = t.String({ minLength: 1, maxLength: 50 })
+const Position = t.String({ maxLength: 100 })
+const EmployeeStatus = t.Union([t.Literal(0), t.Literal(1)], { description: '1 = active, 0 = left' })
+
+export const CreateEmployeeBody = t.Object({
+  name: Text(100),
+  phone: t.Optional(t.Nullable(Phone)),
+  email: t.Optional(t.Nullable(Email)),
+  employee_no: t.Optional(t.Nullable(EmployeeNo)),
+  department_id: t.Optional(t.Nullable(Id)),
+  company_id: t.Optional(t.Nullable(Id)),
+  position: t.Optional(t.Nullable(Position)),
+  hire_date: t.Optional(t.Nullable(DateString)),
+  status: t.Optional(EmployeeStatus),
+  user_id: t.Optional(Id),
+  username: t.Optional(Username),
+  password: t.Optional(Password),
+})
+export type CreateEmployeeInput = typeof CreateEmployeeBody.static
+
+export const UpdateEmployeeBody = t.Object({
+  name: t.Optional(Text(100)),
+  phone: t.Optional(t.Nullable(Phone)),
+  email: t.Optional(t.Nullable(Email)),
+  employee_no: t.Optional(t.Nullable(EmployeeNo)),
+  department_id: t.Optional(t.Nullable(Id)),
+  company_id: t.Optional(t.Nullable(Id)),
+  position: t.Optional(t.Nullable(Position)),
+  hire_date: t.Optional(t.Nullable(DateString)),
+  status: t.Optional(EmployeeStatus),
+  user_id: t.Optional(t.Nullable(Id)),
+})
+export type UpdateEmployeeInput = typeof UpdateEmployeeBody.static
+
+export const EmployeeListQuery = t.Object({
+  ...pageQuery(10),
+  search: t.Optional(t.String({ maxLength: 100, description: 'matches name, employee_no, phone or e-mail' })),
+  department_id: t.Optional(Id),
+  company_id: t.Optional(Id),
+  status: t.Optional(EmployeeStatus),
+})
+export type EmployeeListQuery = typeof EmployeeListQuery.static

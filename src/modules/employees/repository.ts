@@ -1,0 +1,89 @@
+import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm'
+import type { Queryable } from '../../db/client'
+import { departments, employees } from '../../db/schema'
+import type { PageWindow } from '../../http/pagination'
+import { likePattern } from '../../lib/text'
+
+export type EmployeeRow = typeof employees.$inferSelect
+export type EmployeeWithDepartment = EmployeeRow & { department: { id: number; name: string } | null }
+
+const withDepartment = {
+  employee: employees,
+  departmentName: departments.name,
+}
+
+function merge(row: { employee: EmployeeRow; departmentName: string | null }): EmployeeWithDepartment {
+  const { employee, departmentName } = row
+  return {
+    ...employee,
+    department: employee.departmentId !== null && departmentName !== null ? { id: employee.departmentId, name: departmentName } : null,
+  }
+}
+
+export async function findEmployee(db: Queryable, id: number): Promise<EmployeeWithDepartment | null> {
+  const [row] = await db
+    .select(withDepartment)
+    .from(employees)
+    .leftJoin(departments, eq(departments.id, employees.departmentId))
+    .where(eq(employees.id, id))
+    .limit(1)
+  return row ? merge(row) : null
+}
+
+export async function findEmployeeByUser(db: Queryable, userId: number): Promise<EmployeeRow | null> {
+  const [row] = await db.select().from(employees).where(eq(employees.userId, userId)).limit(1)
+  return row ?? null
+}
+
+export async function insertEmployee(db: Queryable, values: typeof employees.$inferInsert): Promise<number> {
+  const [row] = await db.insert(employees).values(values).returning({ id: employees.id })
+  return row.id
+}
+
+export async function updateEmployee(db: Queryable, id: number, values: Partial<typeof employees.$inferInsert>): Promise<boolean> {
+  const rows = await db.update(employees).set(values).where(eq(employees.id, id)).returning({ id: employees.id })
+  return rows.length > 0
+}
+
+export async function deleteEmployee(db: Queryable, id: number): Promise<boolean> {
+  const rows = await db.delete(employees).where(eq(employees.id, id)).returning({ id: employees.id })
+  return rows.length > 0
+}
+
+export interface EmployeeFilter {
+  search?: string
+  departmentId?: number
+  companyId?: number
+  status?: number
+}
+
+export async function listEmployees(db: Queryable, filter: EmployeeFilter, window: PageWindow) {
+  const conditions: SQL[] = []
+  if (filter.search?.trim()) {
+    const pattern = likePattern(filter.search)
+    conditions.push(
+      or(
+        sql`lower(${employees.name}) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(coalesce(${employees.employeeNo}, '')) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(coalesce(${employees.phone}, '')) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(coalesce(${employees.email}, '')) LIKE ${pattern} ESCAPE '\\'`,
+      )!,
+    )
+  }
+  if (filter.departmentId !== undefined) conditions.push(eq(employees.departmentId, filter.departmentId))
+  if (filter.companyId !== undefined) conditions.push(eq(employees.companyId, filter.companyId))
+  if (filter.status !== undefined) conditions.push(eq(employees.status, filter.status))
+  const where = conditions.length > 0 ? and(...conditions) : undefined
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(withDepartment)
+      .from(employees)
+      .leftJoin(departments, eq(departments.id, employees.departmentId))
+      .where(where)
+      .orderBy(asc(employees.id))
+      .limit(window.pageSize)
+      .offset(window.offset),
+    db.select({ total: count() }).from(employees).where(where),
+  ])
+  return { rows: rows.map(merge), total }
+}

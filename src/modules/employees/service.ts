@@ -1,0 +1,204 @@
+import { eq } from 'drizzle-orm'
+import type { Database, Tx } from '../../db/client'
+import { companies, departments, users } from '../../db/schema'
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
+import { p1, pageWindow } from '../../http/pagination'
+import type { Clock } from '../../lib/clock'
+import { isCalendarDate } from '../../lib/dates'
+import { hashPassword } from '../../lib/password'
+import { isForeignKeyViolation, isUniqueViolation, uniqueViolationTarget } from '../../lib/sqlite-errors'
+import { optionalText, requiredText } from '../../lib/text'
+import type { AccessResolver } from '../rbac/access'
+import { EMPLOYEE_ROLE } from '../rbac/catalogue'
+import { findRoleId, grantRole } from '../rbac/repository'
+import { findUserByUsername, insertUser } from '../users/repository'
+import { usernameTaken } from '../users/service'
+import type { CreateEmployeeInput, EmployeeListQuery, EmployeeResponse, UpdateEmployeeInput } from './model'
+import * as repo from './repository'
+
+export function toEmployeeResponse(row: repo.EmployeeWithDepartment): EmployeeResponse {
+  return {
+    id: row.id,
+    employee_no: row.employeeNo,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    department_id: row.departmentId,
+    department: row.department,
+    company_id: row.companyId,
+    position: row.position,
+    hire_date: row.hireDate,
+    status: row.status,
+    user_id: row.userId,
+    // attendance groups arrive with the attendance module
+    attendance_group_id: null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }
+}
+
+const missing = (id: number) => new NotFoundError(`Employee ${id} does not exist`)
+
+function checkHireDate(value: string | null | undefined): void {
+  if (value && !isCalendarDate(value))
+    throw new ValidationError(`hire_date "${value}" is not a real date (YYYY-MM-DD)`, [{ field: 'hire_date', message: 'is not a real date' }])
+}
+
+/** 400 naming every referenced department, company or user that does not exist. */
+async function checkReferences(
+  tx: Tx,
+  refs: { department_id?: number | null; company_id?: number | null; user_id?: number | null },
+): Promise<void> {
+  const problems: { field: string; message: string }[] = []
+  const exists = async (table: typeof departments | typeof companies | typeof users, id: number) =>
+    (await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).limit(1)).length > 0
+  if (refs.department_id && !(await exists(departments, refs.department_id)))
+    problems.push({ field: 'department_id', message: `department ${refs.department_id} does not exist` })
+  if (refs.company_id && !(await exists(companies, refs.company_id)))
+    problems.push({ field: 'company_id', message: `company ${refs.company_id} does not exist` })
+  if (refs.user_id && !(await exists(users, refs.user_id)))
+    problems.push({ field: 'user_id', message: `user ${refs.user_id} does not exist` })
+  if (problems.length > 0)
+    throw new ValidationError(problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems)
+}
+
+function conflictFor(error: unknown, input: { employee_no?: string | null; user_id?: number | null; username?: string }) {
+  const target = uniqueViolationTarget(error)
+  if (target.includes('employee_no')) return new ConflictError(`Employee number "${input.employee_no}" is already in use`)
+  if (target.includes('employees_user') || target.includes('employees.user_id'))
+    return new ConflictError(`User ${input.user_id} is already linked to another employee`)
+  if (target.includes('username')) return usernameTaken(input.username ?? '')
+  return new ConflictError('The employee conflicts with an existing record')
+}
+
+export function createEmployeesService({ database, clock, access }: { database: Database; clock: Clock; access: AccessResolver }) {
+  const { db } = database
+
+  /** Links a user to the employee and makes sure the user holds role employee. */
+  const grantEmployeeRole = async (tx: Tx, userId: number, at: Date) => {
+    await grantRole(tx, userId, (await findRoleId(tx, EMPLOYEE_ROLE))!, at)
+  }
+
+  const get = async (id: number): Promise<EmployeeResponse> => {
+    const row = await repo.findEmployee(db, id)
+    if (!row) throw missing(id)
+    return toEmployeeResponse(row)
+  }
+
+  return {
+    get,
+
+    async list(query: EmployeeListQuery) {
+      const window = pageWindow(query, 10)
+      const { rows, total } = await repo.listEmployees(
+        db,
+        { search: query.search, departmentId: query.department_id, companyId: query.company_id, status: query.status },
+        window,
+      )
+      return p1(rows.map(toEmployeeResponse), total, window)
+    },
+
+    async create(input: CreateEmployeeInput): Promise<EmployeeResponse> {
+      if ((input.username === undefined) !== (input.password === undefined))
+        throw new ValidationError('Send username and password together to create a linked account', [
+          { field: input.username === undefined ? 'username' : 'password', message: 'is required with the other' },
+        ])
+      if (input.username !== undefined && input.user_id !== undefined)
+        throw new ValidationError('Send either user_id (link an existing user) or username and password (create one), not both', [
+          { field: 'user_id', message: 'conflicts with username' },
+        ])
+      checkHireDate(input.hire_date)
+      const passwordHash = input.password === undefined ? null : await hashPassword(input.password)
+      const now = clock.now()
+      try {
+        const id = await database.write(async (tx) => {
+          await checkReferences(tx, input)
+          let userId = input.user_id ?? null
+          if (input.username !== undefined && passwordHash !== null) {
+            if (await findUserByUsername(tx, input.username)) throw usernameTaken(input.username)
+            const name = requiredText(input.name, 'name')
+            const user = await insertUser(tx, { username: input.username, passwordHash, name, status: 1, createdAt: now, updatedAt: now })
+            userId = user.id
+          }
+          if (userId !== null) await grantEmployeeRole(tx, userId, now)
+          return repo.insertEmployee(tx, {
+            name: requiredText(input.name, 'name'),
+            employeeNo: optionalText(input.employee_no),
+            phone: optionalText(input.phone),
+            email: optionalText(input.email),
+            departmentId: input.department_id ?? null,
+            companyId: input.company_id ?? null,
+            position: optionalText(input.position),
+            hireDate: input.hire_date ?? null,
+            status: input.status ?? 1,
+            userId,
+            createdAt: now,
+            updatedAt: now,
+          })
+        })
+        if (input.user_id !== undefined) access.invalidate(input.user_id)
+        return get(id)
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflictFor(error, input)
+        throw error
+      }
+    },
+
+    async update(id: number, input: UpdateEmployeeInput): Promise<EmployeeResponse> {
+      checkHireDate(input.hire_date)
+      const now = clock.now()
+      let previousUserId: number | null = null
+      try {
+        await database.write(async (tx) => {
+          const current = await repo.findEmployee(tx, id)
+          if (!current) throw missing(id)
+          previousUserId = current.userId
+          await checkReferences(tx, input)
+          if (input.user_id) await grantEmployeeRole(tx, input.user_id, now)
+          await repo.updateEmployee(tx, id, {
+            name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
+            employeeNo: optionalText(input.employee_no),
+            phone: optionalText(input.phone),
+            email: optionalText(input.email),
+            departmentId: input.department_id,
+            companyId: input.company_id,
+            position: optionalText(input.position),
+            hireDate: input.hire_date,
+            status: input.status,
+            userId: input.user_id,
+            updatedAt: now,
+          })
+        })
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflictFor(error, input)
+        throw error
+      }
+      if (input.user_id !== undefined) {
+        if (previousUserId !== null) access.invalidate(previousUserId)
+        if (input.user_id !== null) access.invalidate(input.user_id)
+      }
+      return get(id)
+    },
+
+    async remove(id: number): Promise<void> {
+      let userId: number | null = null
+      try {
+        await database.write(async (tx) => {
+          const current = await repo.findEmployee(tx, id)
+          if (!current) throw missing(id)
+          userId = current.userId
+          await repo.deleteEmployee(tx, id)
+        })
+      } catch (error) {
+        if (isForeignKeyViolation(error))
+          throw new ConflictError(
+            `Employee ${id} has attendance or salary records and cannot be deleted; set status 0 (left) instead`,
+          )
+        throw error
+      }
+      if (userId !== null) access.invalidate(userId)
+    },
+  }
+}
+
+export type EmployeesService = ReturnType<typeof createEmployeesService>

@@ -1,0 +1,36 @@
+/**
+ * The built-in permissions, one `resource:action` per endpoint (several endpoints may
+ * share one). Created at start-up; role `admin` holds all of them implicitly.
+ */
+export const PERMISSION_CATALOGUE = [
+  { name: 'users:read', displayName: 'Read users', description: 'List and read user accounts' },
+  { name: 'users:create', displayName: 'Create users', description: 'Create user accounts' },
+  { name: 'users:update', displayName: 'Update users', description: 'Edit user accounts, their roles and passwords' },
+  { name: 'users:delete', displayName: 'Delete users', description: 'Delete user accounts' },
+  { name: 'companies:read', displayName: 'Read companies', description: 'List and read companies' },
+  { name: 'companies:create', displayName: 'Create companies', description: 'Create companies' },
+  { name: 'companies:update', displayName: 'Update companies', description: 'Edit companies' },
+  { name: 'companies:delete', displayName: 'Delete companies', description: 'Delete companies' },
+  { name: 'employees:read', displayName: 'Read employees', description: 'List and read employees' },
+  { name: 'employees:create', displayName: 'Create employees', description: 'Create employees and their accounts' },
+  { name: 'employees:update', displayName: 'Update employees', description: 'Edit employees' },
+  { name: 'employees:delete', displayName: 'Delete employees', description: 'Delete employees' },
+] as const satisfies readonly { name: `${string}:${string}`; displayName: string; description: string }[]
+
+export type PermissionName = (typeof PERMISSION_CATALOGUE)[number]['name']
+
+/** Permissions the built-in role `employee` receives when they are first created. */
+export const EMPLOYEE_PERMISSIONS: readonly PermissionName[] = []
+
+export const ADMIN_ROLE = 'admin'
+export const EMPLOYEE_ROLE = 'employee'
+
+export const BUILT_IN_ROLES = [
+  { name: ADMIN_ROLE, displayName: 'Administrator', description: 'Holds every permission' },
+  { name: EMPLOYEE_ROLE, displayName: 'Employee', description: 'Clocks in and out and reads own records' },
+] as const
+
+export function splitPermission(name: string): { resource: string; action: string } {
+  const at = name.lastIndexOf(':')
+  return { resource: name.slice(0, at), action: name.slice(at + 1) }
+}

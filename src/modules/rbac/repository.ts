@@ -1,0 +1,90 @@
+import { and, eq, inArray } from 'drizzle-orm'
+import type { Queryable } from '../../db/client'
+import { employees, permissions, rolePermissions, roles, userRoles, users } from '../../db/schema'
+
+export interface PrincipalRow {
+  id: number
+  username: string
+  name: string
+  status: number
+  tokenVersion: number
+  employeeId: number | null
+  grants: { role: string; permissions: string[] }[]
+}
+
+/** Everything a request needs to know about its caller, or null when the user is gone. */
+export async function findPrincipal(db: Queryable, userId: number): Promise<PrincipalRow | null> {
+  const [user] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      name: users.name,
+      status: users.status,
+      tokenVersion: users.tokenVersion,
+      employeeId: employees.id,
+    })
+    .from(users)
+    .leftJoin(employees, eq(employees.userId, users.id))
+    .where(eq(users.id, userId))
+    .limit(1)
+  if (!user) return null
+  const links = await db
+    .select({ role: roles.name, permission: permissions.name })
+    .from(userRoles)
+    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.status, 1)))
+    .leftJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
+    .leftJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(eq(userRoles.userId, userId))
+  const grants = new Map<string, string[]>()
+  for (const link of links) {
+    const list = grants.get(link.role) ?? []
+    if (link.permission) list.push(link.permission)
+    grants.set(link.role, list)
+  }
+  return { ...user, grants: [...grants].map(([role, permissions]) => ({ role, permissions })) }
+}
+
+/** Role names held by each of the given users (enabled or not), in name order. */
+export async function roleNamesByUser(db: Queryable, userIds: number[]): Promise<Map<number, string[]>> {
+  const result = new Map<number, string[]>(userIds.map((id) => [id, []]))
+  if (userIds.length === 0) return result
+  const rows = await db
+    .select({ userId: userRoles.userId, role: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(inArray(userRoles.userId, userIds))
+    .orderBy(roles.name)
+  for (const row of rows) result.get(row.userId)?.push(row.role)
+  return result
+}
+
+export async function findRolesByName(db: Queryable, names: string[]) {
+  if (names.length === 0) return []
+  return db.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, names))
+}
+
+export async function findRoleId(db: Queryable, name: string): Promise<number | null> {
+  const [row] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, name)).limit(1)
+  return row?.id ?? null
+}
+
+/** Gives `userId` the role; holding it already is fine. */
+export async function grantRole(db: Queryable, userId: number, roleId: number, at: Date): Promise<void> {
+  await db.insert(userRoles).values({ userId, roleId, createdAt: at }).onConflictDoNothing()
+}
+
+/** Users other than `exceptUserId` that are enabled and hold role admin. */
+export async function countOtherActiveAdmins(db: Queryable, exceptUserId: number): Promise<number> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.name, 'admin')))
+    .where(eq(users.status, 1))
+  return rows.filter((row) => row.id !== exceptUserId).length
+}
+
+export async function allPermissionNames(db: Queryable): Promise<string[]> {
+  const rows = await db.select({ name: permissions.name }).from(permissions).orderBy(permissions.name)
+  return rows.map((row) => row.name)
+}

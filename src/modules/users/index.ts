@@ -1,0 +1,56 @@
+import { Elysia, t } from 'elysia'
+import type { AuthGuard } from '../../http/auth'
+import { Envelope, type Replier } from '../../http/envelope'
+import { IdParams } from '../../http/models'
+import { P1 } from '../../http/pagination'
+import { CreateUserBody, SetPasswordBody, UpdateUserBody, User, UserListQuery } from './model'
+import type { UsersService } from './service'
+
+const detail = (summary: string) => ({ tags: ['Users'], summary })
+
+export const usersController = (guard: AuthGuard, reply: Replier, users: UsersService) =>
+  new Elysia({ name: 'users', prefix: '/api/v1/admin/users' })
+    .use(guard)
+    .post('/', async ({ body, set }) => reply.created(set, await users.create(body), 'User created'), {
+      permission: 'users:create',
+      body: CreateUserBody,
+      response: { 201: Envelope(User) },
+      detail: detail('Create a user'),
+    })
+    .get('/', async ({ query }) => reply.ok(await users.list(query)), {
+      permission: 'users:read',
+      query: UserListQuery,
+      response: Envelope(P1(User)),
+      detail: detail('List users'),
+    })
+    .get('/:id', async ({ params }) => reply.ok(await users.get(params.id)), {
+      permission: 'users:read',
+      params: IdParams,
+      response: Envelope(User),
+      detail: detail('Read a user'),
+    })
+    .put('/:id', async ({ params, body }) => reply.ok(await users.update(params.id, body), 'User updated'), {
+      permission: 'users:update',
+      params: IdParams,
+      body: UpdateUserBody,
+      response: Envelope(User),
+      detail: detail('Update a user; `roles` replaces the roles held'),
+    })
+    .delete('/:id', async ({ params }) => reply.ok(await users.remove(params.id).then(() => null), 'User deleted'), {
+      permission: 'users:delete',
+      params: IdParams,
+      response: Envelope(t.Null()),
+      detail: detail('Delete a user'),
+    })
+    .put(
+      '/:id/password',
+      async ({ params, body }) =>
+        reply.ok(await users.setPassword(params.id, body.password).then(() => null), 'Password set; the user was signed out everywhere'),
+      {
+        permission: 'users:update',
+        params: IdParams,
+        body: SetPasswordBody,
+        response: Envelope(t.Null()),
+        detail: detail("Set a user's password"),
+      },
+    )

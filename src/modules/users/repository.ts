@@ -1,0 +1,74 @@
+import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm'
+import type { Queryable } from '../../db/client'
+import { users } from '../../db/schema'
+import { likePattern } from '../../lib/text'
+import type { PageWindow } from '../../http/pagination'
+
+export type UserRow = typeof users.$inferSelect
+export type NewUser = typeof users.$inferInsert
+
+export async function findUserById(db: Queryable, id: number): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1)
+  return row ?? null
+}
+
+/** Usernames are unique ignoring case; the lookup uses the lower(username) index. */
+export async function findUserByUsername(db: Queryable, username: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = ${username.toLowerCase()}`)
+    .limit(1)
+  return row ?? null
+}
+
+export async function insertUser(db: Queryable, values: NewUser): Promise<UserRow> {
+  const [row] = await db.insert(users).values(values).returning()
+  return row
+}
+
+export async function updateUser(db: Queryable, id: number, values: Partial<NewUser>): Promise<UserRow | null> {
+  const [row] = await db.update(users).set(values).where(eq(users.id, id)).returning()
+  return row ?? null
+}
+
+/** Ends every session of the user: access tokens with an older version stop working. */
+export async function bumpTokenVersion(db: Queryable, id: number, at: Date): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: at })
+    .where(eq(users.id, id))
+    .returning()
+  return row ?? null
+}
+
+export async function deleteUser(db: Queryable, id: number): Promise<boolean> {
+  const deleted = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id })
+  return deleted.length > 0
+}
+
+export async function listUsers(
+  db: Queryable,
+  filter: { search?: string; status?: number },
+  window: PageWindow,
+): Promise<{ rows: UserRow[]; total: number }> {
+  const conditions: SQL[] = []
+  if (filter.search?.trim()) {
+    const pattern = likePattern(filter.search)
+    conditions.push(
+      or(
+        sql`lower(${users.username}) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(${users.name}) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(coalesce(${users.phone}, '')) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(coalesce(${users.email}, '')) LIKE ${pattern} ESCAPE '\\'`,
+      )!,
+    )
+  }
+  if (filter.status !== undefined) conditions.push(eq(users.status, filter.status))
+  const where = conditions.length > 0 ? and(...conditions) : undefined
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(users).where(where).orderBy(asc(users.id)).limit(window.pageSize).offset(window.offset),
+    db.select({ total: count() }).from(users).where(where),
+  ])
+  return { rows, total }
+}

@@ -1,0 +1,174 @@
+import { eq } from 'drizzle-orm'
+import type { Database, Queryable, Tx } from '../../db/client'
+import { userRoles } from '../../db/schema'
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
+import { pageWindow, p1 } from '../../http/pagination'
+import type { Clock } from '../../lib/clock'
+import { hashPassword } from '../../lib/password'
+import { isUniqueViolation } from '../../lib/sqlite-errors'
+import { optionalText, requiredText } from '../../lib/text'
+import { revokeUserRefreshTokens } from '../auth/repository'
+import type { AccessResolver } from '../rbac/access'
+import { ADMIN_ROLE } from '../rbac/catalogue'
+import { countOtherActiveAdmins, findRolesByName, roleNamesByUser } from '../rbac/repository'
+import type { CreateUserInput, UpdateUserInput, UserListQuery, UserResponse } from './model'
+import * as repo from './repository'
+
+export interface UsersDeps {
+  database: Database
+  clock: Clock
+  access: AccessResolver
+}
+
+export function toUserResponse(row: repo.UserRow, roles: string[]): UserResponse {
+  return {
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    avatar: row.avatar,
+    status: row.status,
+    roles,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }
+}
+
+export async function presentUser(db: Queryable, row: repo.UserRow): Promise<UserResponse> {
+  const roles = await roleNamesByUser(db, [row.id])
+  return toUserResponse(row, roles.get(row.id) ?? [])
+}
+
+/** Role ids for the names, or a 400 naming those that do not exist. */
+export async function resolveRoleIds(db: Queryable, names: string[]): Promise<number[]> {
+  const unique = [...new Set(names)]
+  const found = await findRolesByName(db, unique)
+  const missing = unique.filter((name) => !found.some((role) => role.name === name))
+  if (missing.length > 0)
+    throw new ValidationError(`Unknown role${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, [
+      { field: 'roles', message: `unknown: ${missing.join(', ')}` },
+    ])
+  return found.map((role) => role.id)
+}
+
+export function usernameTaken(username: string): ConflictError {
+  return new ConflictError(`The username "${username}" is already taken (usernames are unique ignoring case)`)
+}
+
+/** 409 unless another enabled user keeps role admin. */
+export async function ensureAnotherAdmin(tx: Tx, userId: number, change: string): Promise<void> {
+  if ((await countOtherActiveAdmins(tx, userId)) === 0)
+    throw new ConflictError(`User ${userId} is the last enabled administrator and cannot ${change}; make another user admin first`)
+}
+
+export function createUsersService({ database, clock, access }: UsersDeps) {
+  const { db } = database
+
+  const get = async (id: number): Promise<UserResponse> => {
+    const row = await repo.findUserById(db, id)
+    if (!row) throw new NotFoundError(`User ${id} does not exist`)
+    return presentUser(db, row)
+  }
+
+  return {
+    get,
+
+    async list(query: UserListQuery) {
+      const window = pageWindow(query, 10)
+      const { rows, total } = await repo.listUsers(db, { search: query.search, status: query.status }, window)
+      const roles = await roleNamesByUser(db, rows.map((row) => row.id))
+      return p1(rows.map((row) => toUserResponse(row, roles.get(row.id) ?? [])), total, window)
+    },
+
+    async create(input: CreateUserInput): Promise<UserResponse> {
+      const passwordHash = await hashPassword(input.password)
+      const now = clock.now()
+      try {
+        return await database.write(async (tx) => {
+          const roleIds = await resolveRoleIds(tx, input.roles ?? [])
+          const row = await repo.insertUser(tx, {
+            username: input.username,
+            passwordHash,
+            name: requiredText(input.name, 'name'),
+            phone: optionalText(input.phone),
+            email: optionalText(input.email),
+            avatar: optionalText(input.avatar),
+            status: input.status ?? 1,
+            createdAt: now,
+            updatedAt: now,
+          })
+          if (roleIds.length > 0)
+            await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: row.id, roleId, createdAt: now })))
+          return presentUser(tx, row)
+        })
+      } catch (error) {
+        if (isUniqueViolation(error)) throw usernameTaken(input.username)
+        throw error
+      }
+    },
+
+    async update(id: number, input: UpdateUserInput): Promise<UserResponse> {
+      const now = clock.now()
+      try {
+        const result = await database.write(async (tx) => {
+          const current = await repo.findUserById(tx, id)
+          if (!current) throw new NotFoundError(`User ${id} does not exist`)
+          const heldRoles = (await roleNamesByUser(tx, [id])).get(id) ?? []
+          const isActiveAdmin = current.status === 1 && heldRoles.includes(ADMIN_ROLE)
+          if (isActiveAdmin && input.status === 0) await ensureAnotherAdmin(tx, id, 'be disabled')
+          if (isActiveAdmin && input.roles && !input.roles.includes(ADMIN_ROLE))
+            await ensureAnotherAdmin(tx, id, 'lose role admin')
+
+          if (input.roles) {
+            const roleIds = await resolveRoleIds(tx, input.roles)
+            await tx.delete(userRoles).where(eq(userRoles.userId, id))
+            if (roleIds.length > 0)
+              await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: id, roleId, createdAt: now })))
+          }
+          const row = await repo.updateUser(tx, id, {
+            username: input.username,
+            name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
+            phone: optionalText(input.phone),
+            email: optionalText(input.email),
+            avatar: optionalText(input.avatar),
+            status: input.status,
+            updatedAt: now,
+          })
+          return presentUser(tx, row!)
+        })
+        access.invalidate(id)
+        return result
+      } catch (error) {
+        if (isUniqueViolation(error)) throw usernameTaken(input.username ?? '')
+        throw error
+      }
+    },
+
+    async remove(id: number): Promise<void> {
+      await database.write(async (tx) => {
+        const current = await repo.findUserById(tx, id)
+        if (!current) throw new NotFoundError(`User ${id} does not exist`)
+        const heldRoles = (await roleNamesByUser(tx, [id])).get(id) ?? []
+        if (current.status === 1 && heldRoles.includes(ADMIN_ROLE)) await ensureAnotherAdmin(tx, id, 'be deleted')
+        await repo.deleteUser(tx, id)
+      })
+      access.invalidate(id)
+    },
+
+    /** An administrator sets a new password; every session of that user ends. */
+    async setPassword(id: number, password: string): Promise<void> {
+      const passwordHash = await hashPassword(password)
+      const now = clock.now()
+      await database.write(async (tx) => {
+        const row = await repo.updateUser(tx, id, { passwordHash, updatedAt: now })
+        if (!row) throw new NotFoundError(`User ${id} does not exist`)
+        await repo.bumpTokenVersion(tx, id, now)
+        await revokeUserRefreshTokens(tx, id, now)
+      })
+      access.invalidate(id)
+    },
+  }
+}
+
+export type UsersService = ReturnType<typeof createUsersService>
