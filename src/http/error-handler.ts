@@ -8,12 +8,26 @@ interface FieldError {
   message: string
 }
 
+type Issue = { path?: string; message?: string; value?: unknown; schema?: { error?: unknown } }
+
+/** One line a person can act on per invalid field: "name is required", "page must be ...". */
 function fieldErrors(error: ElysiaValidationError): FieldError[] {
   const seen = new Set<string>()
   const result: FieldError[] = []
-  for (const issue of error.all as { path?: string; message?: string; summary?: string }[]) {
-    const field = (issue.path ?? '').replace(/^\//, '').replaceAll('/', '.') || error.type
-    const message = issue.summary ?? issue.message ?? 'is invalid'
+  for (const issue of error.all as Issue[]) {
+    const custom = typeof issue.schema?.error === 'string' ? issue.schema.error : undefined
+    // schemas name their field in a custom message ("page must be ..."); use it when the path is lost
+    const field =
+      (issue.path ?? '').replace(/^\//, '').replaceAll('/', '.') ||
+      custom?.split(' ')[0] ||
+      (error.type === 'property' ? 'value' : error.type)
+    const message = custom
+      ? custom.slice(custom.startsWith(field) ? field.length + 1 : 0)
+      : issue.value === undefined && issue.path
+        ? 'is required'
+        : issue.message === 'Expected union value'
+          ? `has an unsupported value ${JSON.stringify(issue.value)?.slice(0, 50)}`
+          : lowerFirst(issue.message ?? 'is invalid')
     const key = `${field}:${message}`
     if (seen.has(key)) continue
     seen.add(key)
@@ -23,6 +37,7 @@ function fieldErrors(error: ElysiaValidationError): FieldError[] {
 }
 
 const WHERE: Record<string, string> = {
+  property: 'request',
   body: 'request body',
   query: 'query string',
   params: 'path',
@@ -50,9 +65,13 @@ export const errorHandler = (clock: Clock, logger: Logger) =>
       const errors = fieldErrors(error)
       const first = errors[0]
       const where = WHERE[error.type] ?? error.type
-      const message = first ? `Invalid ${where}: ${first.field} ${lowerFirst(first.message)}` : `Invalid ${where}`
+      const message = first
+        ? `Invalid ${where}: ${first.field}${/^(is|must|has) /.test(first.message) ? ' ' : ': '}${first.message}`
+        : `Invalid ${where}`
       return reply(400, message, errors)
     }
+    if (code === 'PARSE' && error.cause instanceof AppError)
+      return reply(error.cause.status, error.cause.message, error.cause.errors, error.cause.headers)
     if (code === 'PARSE') return reply(400, 'The request body could not be read; send JSON with Content-Type: application/json')
     if (code === 'NOT_FOUND') {
       const { pathname } = new URL(request.url)

@@ -1,7 +1,11 @@
 import { t } from 'elysia'
 
+/** A positive whole number; the custom message names the field because query and path coercion lose it. */
+export const PositiveInt = (field: string, description?: string) =>
+  t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: `${field} must be a positive whole number`, description })
+
 /** A path id: a positive integer, else 400. */
-export const IdParams = t.Object({ id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
+export const IdParams = t.Object({ id: PositiveInt('id') })
 
 export const Id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
 
@@ -16,7 +20,10 @@ export const Email = t.String({ maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[
 
 export const Phone = t.String({ maxLength: 32, pattern: '^[0-9+()\\- ]{3,32}$', description: 'digits, spaces, +, -, ( and )' })
 
-export const Status = t.Union([t.Literal(0), t.Literal(1)], { description: '1 = enabled / active, 0 = disabled / left' })
+export const Status = t.Union([t.Literal(0), t.Literal(1)], {
+  description: '1 = enabled, 0 = disabled',
+  error: 'status must be 0 or 1',
+})
 
 export const Password = t.String({ minLength: 8, maxLength: 128, description: '8 to 128 characters' })
 

@@ -4,9 +4,16 @@ export const MAX_PAGE_SIZE = 100
 
 /** `page` and `page_size` query fields; both at least 1, page_size above 100 is cut to 100. */
 export const pageQuery = (defaultPageSize: number) => ({
-  page: t.Optional(t.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
+  page: t.Optional(
+    t.Integer({ minimum: 1, default: 1, description: 'Page number, from 1', error: 'page must be a whole number of at least 1' }),
+  ),
   page_size: t.Optional(
-    t.Integer({ minimum: 1, default: defaultPageSize, description: `Items per page (at most ${MAX_PAGE_SIZE})` }),
+    t.Integer({
+      minimum: 1,
+      default: defaultPageSize,
+      description: `Items per page (above ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE})`,
+      error: 'page_size must be a whole number of at least 1',
+    }),
   ),
 })
 

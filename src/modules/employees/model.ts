@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { DateString, Email, Id, Password, Phone, Text, Timestamp } from '../../http/models'
+import { DateString, Email, Id, Password, Phone, PositiveInt, Text, Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
 import { Username } from '../users/model'
 
@@ -24,7 +24,7 @@ export type EmployeeResponse = typeof Employee.static
 
 const EmployeeNo = t.String({ minLength: 1, maxLength: 50 })
 const Position = t.String({ maxLength: 100 })
-const EmployeeStatus = t.Union([t.Literal(0), t.Literal(1)], { description: '1 = active, 0 = left' })
+const EmployeeStatus = t.Union([t.Literal(0), t.Literal(1)], { description: '1 = active, 0 = left', error: 'status must be 0 or 1' })
 
 export const CreateEmployeeBody = t.Object({
   name: Text(100),
@@ -59,8 +59,8 @@ export type UpdateEmployeeInput = typeof UpdateEmployeeBody.static
 export const EmployeeListQuery = t.Object({
   ...pageQuery(10),
   search: t.Optional(t.String({ maxLength: 100, description: 'matches name, employee_no, phone or e-mail' })),
-  department_id: t.Optional(Id),
-  company_id: t.Optional(Id),
+  department_id: t.Optional(PositiveInt('department_id')),
+  company_id: t.Optional(PositiveInt('company_id')),
   status: t.Optional(EmployeeStatus),
 })
 export type EmployeeListQuery = typeof EmployeeListQuery.static

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Email, Id, Password, Phone, Status, Text, Timestamp } from '../../http/models'
+import { Email, Password, Phone, Status, Text, Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
 
 export const Username = t.String({
@@ -54,5 +54,3 @@ export const UserListQuery = t.Object({
   status: t.Optional(Status),
 })
 export type UserListQuery = typeof UserListQuery.static
-
-export const UserRef = t.Object({ id: Id })
