@@ -41,9 +41,9 @@ export const docs = (version: string) =>
   new Elysia({ name: 'docs' })
     .use(
       swagger({
-        path: '/swagger/scalar',
+        path: '/swagger',
         specPath: '/swagger/json',
-        exclude: ['/swagger', '/swagger/scalar', '/swagger/assets/:file'],
+        exclude: ['/swagger', '/swagger/assets/:file'],
         documentation: {
           info: {
             title: 'Workforce API',

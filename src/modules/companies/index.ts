@@ -11,13 +11,13 @@ const detail = (summary: string) => ({ tags: ['Companies'], summary })
 export const companiesController = (guard: AuthGuard, reply: Replier, companies: CompaniesService) =>
   new Elysia({ name: 'companies', prefix: '/api/v1/admin/companies' })
     .use(guard)
-    .post('/', async ({ body, set }) => reply.created(set, await companies.create(body), 'Company created'), {
+    .post('', async ({ body, set }) => reply.created(set, await companies.create(body), 'Company created'), {
       permission: 'companies:create',
       body: CreateCompanyBody,
       response: { 201: Envelope(Company) },
       detail: detail('Create a company'),
     })
-    .get('/', async ({ query }) => reply.ok(await companies.list(query)), {
+    .get('', async ({ query }) => reply.ok(await companies.list(query)), {
       permission: 'companies:read',
       query: CompanyListQuery,
       response: Envelope(P1(Company)),

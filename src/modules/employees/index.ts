@@ -11,13 +11,13 @@ const detail = (summary: string) => ({ tags: ['Employees'], summary })
 export const employeesController = (guard: AuthGuard, reply: Replier, employees: EmployeesService) =>
   new Elysia({ name: 'employees', prefix: '/api/v1/admin/employees' })
     .use(guard)
-    .post('/', async ({ body, set }) => reply.created(set, await employees.create(body), 'Employee created'), {
+    .post('', async ({ body, set }) => reply.created(set, await employees.create(body), 'Employee created'), {
       permission: 'employees:create',
       body: CreateEmployeeBody,
       response: { 201: Envelope(Employee) },
       detail: detail('Create an employee; with username and password also their account (role employee)'),
     })
-    .get('/', async ({ query }) => reply.ok(await employees.list(query)), {
+    .get('', async ({ query }) => reply.ok(await employees.list(query)), {
       permission: 'employees:read',
       query: EmployeeListQuery,
       response: Envelope(P1(Employee)),

@@ -11,13 +11,13 @@ const detail = (summary: string) => ({ tags: ['Users'], summary })
 export const usersController = (guard: AuthGuard, reply: Replier, users: UsersService) =>
   new Elysia({ name: 'users', prefix: '/api/v1/admin/users' })
     .use(guard)
-    .post('/', async ({ body, set }) => reply.created(set, await users.create(body), 'User created'), {
+    .post('', async ({ body, set }) => reply.created(set, await users.create(body), 'User created'), {
       permission: 'users:create',
       body: CreateUserBody,
       response: { 201: Envelope(User) },
       detail: detail('Create a user'),
     })
-    .get('/', async ({ query }) => reply.ok(await users.list(query)), {
+    .get('', async ({ query }) => reply.ok(await users.list(query)), {
       permission: 'users:read',
       query: UserListQuery,
       response: Envelope(P1(User)),

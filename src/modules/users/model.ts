@@ -51,6 +51,7 @@ export const SetPasswordBody = t.Object({ password: Password })
 export const UserListQuery = t.Object({
   ...pageQuery(10),
   search: t.Optional(t.String({ maxLength: 100, description: 'matches username, name, phone or e-mail' })),
-  status: t.Optional(Status),
+  // a query value arrives as text, which the literal union of Status never matches; an integer is coerced
+  status: t.Optional(t.Integer({ minimum: 0, maximum: 1, error: 'status must be 0 or 1', description: '1 = enabled, 0 = disabled' })),
 })
 export type UserListQuery = typeof UserListQuery.static

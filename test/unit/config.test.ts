@@ -1,0 +1,83 @@
+import { describe, expect, test } from 'bun:test'
+import { ConfigError, loadConfig } from '../../src/config'
+
+describe('configuration', () => {
+  test('defaults make it run with zero setup', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'file:data/workforce.db',
+      databaseAuthToken: undefined,
+      storage: { kind: 'file', dir: 'data/files' },
+      publicUrl: 'http://localhost:8080',
+      jwtSecret: undefined,
+      accessTokenTtl: 7200,
+      refreshTokenTtl: 1209600,
+      adminUsername: 'admin',
+      adminPassword: undefined,
+      defaultTimezone: 'UTC',
+      maxFileSize: 104857600,
+      logLevel: 'info',
+      locale: 'en',
+    })
+  })
+
+  test('a libSQL server and an S3 store by configuration alone', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'libsql://db.example.internal',
+      DATABASE_AUTH_TOKEN: 'tok',
+      STORAGE_URL: 's3://workforce-files',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      AWS_ACCESS_KEY_ID: 'id',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      PUBLIC_URL: 'https://hr.example.com/',
+      DEFAULT_TIMEZONE: 'Asia/Shanghai',
+      LOCALE: 'zh-CN',
+    })
+    expect(config.databaseUrl).toBe('libsql://db.example.internal')
+    expect(config.databaseAuthToken).toBe('tok')
+    expect(config.storage).toEqual({
+      kind: 's3',
+      bucket: 'workforce-files',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+    })
+    expect(config.publicUrl).toBe('https://hr.example.com')
+    expect(config.defaultTimezone).toBe('Asia/Shanghai')
+    expect(config.locale).toBe('zh')
+  })
+
+  const bad: [string, Record<string, string>][] = [
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://x' }],
+    ['DATABASE_URL', { DATABASE_URL: ':memory:' }],
+    ['STORAGE_URL', { STORAGE_URL: 'ftp://files' }],
+    ['STORAGE_URL', { STORAGE_URL: 's3://A_Bad_Bucket' }],
+    ['S3_ENDPOINT', { STORAGE_URL: 's3://files', S3_ENDPOINT: 'not a url' }],
+    ['S3_FORCE_PATH_STYLE', { STORAGE_URL: 's3://files', S3_FORCE_PATH_STYLE: 'maybe' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'hr.example.com' }],
+    ['JWT_SECRET', { JWT_SECRET: 'too-short' }],
+    ['ACCESS_TOKEN_TTL', { ACCESS_TOKEN_TTL: '-5' }],
+    ['REFRESH_TOKEN_TTL', { REFRESH_TOKEN_TTL: '1.5' }],
+    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'a b' }],
+    ['ADMIN_PASSWORD', { ADMIN_PASSWORD: 'short' }],
+    ['DEFAULT_TIMEZONE', { DEFAULT_TIMEZONE: 'Mars/Olympus' }],
+    ['MAX_FILE_SIZE', { MAX_FILE_SIZE: '0' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+  ]
+  test.each(bad)('a bad %s stops the start with a message naming it', (setting, env) => {
+    let thrown: unknown
+    try {
+      loadConfig(env)
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(ConfigError)
+    expect((thrown as ConfigError).setting).toBe(setting)
+    expect((thrown as ConfigError).message).toStartWith(`Invalid setting ${setting}: `)
+  })
+})
