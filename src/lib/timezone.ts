@@ -5,7 +5,8 @@ export function isValidTimeZone(zone: string): boolean {
 
 /** The runtime's canonical spelling of an IANA zone name, or null when it is not one. */
 export function canonicalTimeZone(zone: string): string | null {
-  if (zone.trim() === '' || zone.length > 64) return null
+  // offsets such as +08:00 are not zones: they know nothing of daylight saving
+  if (!/^[A-Za-z]/.test(zone) || zone.length > 64) return null
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
   } catch {
