@@ -49,7 +49,7 @@ export const docs = (version: string) =>
             title: 'Workforce API',
             version,
             description:
-              'Roles and permissions, departments, attendance, file storage and salaries. Sign in with POST /api/v1/auth/login and send the access token as "Authorization: Bearer <token>".',
+              'Roles and permissions, departments, attendance, file storage and salaries. Sign in with POST /api/v1/auth/login and send the access token as `Authorization: Bearer <token>` (or use Authorize above).',
           },
           components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
         },

@@ -61,6 +61,7 @@ export const EmployeeListQuery = t.Object({
   search: t.Optional(t.String({ maxLength: 100, description: 'matches name, employee_no, phone or e-mail' })),
   department_id: t.Optional(PositiveInt('department_id')),
   company_id: t.Optional(PositiveInt('company_id')),
-  status: t.Optional(EmployeeStatus),
+  // a query value arrives as text, which the literal union of EmployeeStatus never matches; an integer is coerced
+  status: t.Optional(t.Integer({ minimum: 0, maximum: 1, error: 'status must be 0 or 1', description: '1 = active, 0 = left' })),
 })
 export type EmployeeListQuery = typeof EmployeeListQuery.static
