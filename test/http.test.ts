@@ -57,21 +57,21 @@ describe('envelope and errors (CONTRACT §1)', () => {
     const reply = await req(t.app, 'POST', '/api/v1/admin/companies', { token, body: { name: 42 } })
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual(
-      errorBody(400, 'Invalid request body: name: expected string', { errors: [{ field: 'name', message: 'expected string' }] }),
+      errorBody(400, 'Invalid request: name must be a string', { errors: [{ field: 'name', message: 'must be a string' }] }),
     )
   })
 
   test('a missing required field names the field', async () => {
     const reply = await req(t.app, 'POST', '/api/v1/admin/companies', { token, body: {} })
     expect(reply.body).toEqual(
-      errorBody(400, 'Invalid request body: name is required', { errors: [{ field: 'name', message: 'is required' }] }),
+      errorBody(400, 'Invalid request: name is required', { errors: [{ field: 'name', message: 'is required' }] }),
     )
   })
 
   test('a JSON body that is not an object is a 400', async () => {
     const reply = await req(t.app, 'POST', '/api/v1/admin/companies', { token, raw: 'null' })
     expect(reply.status).toBe(400)
-    expect(reply.body.errors).toEqual([{ field: 'body', message: 'expected object' }])
+    expect(reply.body.errors).toEqual([{ field: 'body', message: 'must be a JSON object' }])
     const array = await req(t.app, 'POST', '/api/v1/admin/companies', { token, raw: '[1,2]' })
     expect(array.status).toBe(400)
     expect(await companiesInDb()).toEqual([])

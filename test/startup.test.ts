@@ -124,7 +124,7 @@ describe('start-up as real processes', () => {
       for (const server of [one, two]) {
         const health = await fetch(`http://127.0.0.1:${server.port}/health`)
         expect(health.status).toBe(200)
-        expect((await health.json()).data).toEqual({ status: 'ok', database: 'up', storage: 'up' })
+        expect(((await health.json()) as { data: unknown }).data).toEqual({ status: 'ok', database: 'up', storage: 'up' })
         const signIn = await fetch(`http://127.0.0.1:${server.port}/api/v1/auth/login`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

@@ -8,41 +8,57 @@ interface FieldError {
   message: string
 }
 
-type Issue = { path?: string; message?: string; value?: unknown; schema?: { error?: unknown } }
+type Schema = { error?: unknown; description?: string; anyOf?: Schema[] }
+type Issue = { path?: string; message?: string; value?: unknown; schema?: Schema }
 
-/** One line a person can act on per invalid field: "name is required", "page must be ...". */
+/** A schema's own message, or that of the first member of a union that has one. */
+function customMessage(schema: Schema | undefined): string | undefined {
+  if (typeof schema?.error === 'string') return schema.error
+  return schema?.anyOf?.map(customMessage).find((message) => message !== undefined)
+}
+
+const TYPEBOX_MESSAGES: [RegExp, (...groups: string[]) => string][] = [
+  [/^Expected string length greater or equal to (\d+)$/, (n) => `must be at least ${n} character${n === '1' ? '' : 's'} long`],
+  [/^Expected string length less or equal to (\d+)$/, (n) => `must be at most ${n} characters long`],
+  [/^Expected (?:integer|number) to be greater or equal to (\S+)$/, (n) => `must be at least ${n}`],
+  [/^Expected (?:integer|number) to be less or equal to (\S+)$/, (n) => `must be at most ${n}`],
+  [/^Expected array length less or equal to (\d+)$/, (n) => `must have at most ${n} items`],
+  [/^Expected (integer|number|boolean|string|null)$/, (type) => `must be a${type === 'integer' ? 'n' : ''} ${type}`],
+  [/^Expected (object|array)$/, (type) => `must be a JSON ${type}`],
+]
+
+/** What is wrong with one field, starting with a verb: "is required", "must be ...", "has ...". */
+function problem(issue: Issue, field: string): string {
+  if (issue.value === undefined && issue.path) return 'is required'
+  const custom = customMessage(issue.schema)
+  // query and path schemas name their field ("page must be ...") because coercion loses the path
+  if (custom) return custom.startsWith(`${field} `) ? custom.slice(field.length + 1) : custom
+  const message = issue.message ?? ''
+  if (message === 'Expected union value') return `has an unsupported value ${JSON.stringify(issue.value)?.slice(0, 50)}`
+  if (message.startsWith('Expected string to match'))
+    return issue.schema?.description ? `must be ${issue.schema.description}` : 'has an unsupported format'
+  for (const [pattern, say] of TYPEBOX_MESSAGES) {
+    const match = pattern.exec(message)
+    if (match) return say(...match.slice(1))
+  }
+  return message ? message.charAt(0).toLowerCase() + message.slice(1) : 'is invalid'
+}
+
 function fieldErrors(error: ElysiaValidationError): FieldError[] {
   const seen = new Set<string>()
   const result: FieldError[] = []
   for (const issue of error.all as Issue[]) {
-    const custom = typeof issue.schema?.error === 'string' ? issue.schema.error : undefined
-    // schemas name their field in a custom message ("page must be ..."); use it when the path is lost
     const field =
       (issue.path ?? '').replace(/^\//, '').replaceAll('/', '.') ||
-      custom?.split(' ')[0] ||
+      customMessage(issue.schema)?.split(' ')[0] ||
       (error.type === 'property' ? 'value' : error.type)
-    const message = custom
-      ? custom.slice(custom.startsWith(field) ? field.length + 1 : 0)
-      : issue.value === undefined && issue.path
-        ? 'is required'
-        : issue.message === 'Expected union value'
-          ? `has an unsupported value ${JSON.stringify(issue.value)?.slice(0, 50)}`
-          : lowerFirst(issue.message ?? 'is invalid')
+    const message = problem(issue, field)
     const key = `${field}:${message}`
     if (seen.has(key)) continue
     seen.add(key)
     result.push({ field, message })
   }
   return result
-}
-
-const WHERE: Record<string, string> = {
-  property: 'request',
-  body: 'request body',
-  query: 'query string',
-  params: 'path',
-  headers: 'headers',
-  cookie: 'cookies',
 }
 
 /** The one place errors become envelopes: HTTP status equals `code`, `data` is null. */
@@ -63,11 +79,7 @@ export const errorHandler = (clock: Clock, logger: Logger) =>
         return reply(500, 'Internal server error')
       }
       const errors = fieldErrors(error)
-      const first = errors[0]
-      const where = WHERE[error.type] ?? error.type
-      const message = first
-        ? `Invalid ${where}: ${first.field}${/^(is|must|has) /.test(first.message) ? ' ' : ': '}${first.message}`
-        : `Invalid ${where}`
+      const message = errors.length > 0 ? `Invalid request: ${errors[0].field} ${errors[0].message}` : 'Invalid request'
       return reply(400, message, errors)
     }
     if (code === 'PARSE' && error.cause instanceof AppError)

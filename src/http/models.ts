@@ -7,25 +7,40 @@ export const PositiveInt = (field: string, description?: string) =>
 /** A path id: a positive integer, else 400. */
 export const IdParams = t.Object({ id: PositiveInt('id') })
 
-export const Id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
+export const Id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'must be a positive whole number' })
 
 /** Trimmed text of bounded length; blank after trimming counts as missing. */
 export const Text = (maxLength: number, minLength = 1) => t.String({ minLength, maxLength })
 
-export const DateString = t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD', examples: ['2024-01-31'] })
+export const DateString = t.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  description: 'YYYY-MM-DD',
+  examples: ['2024-01-31'],
+  error: 'must be a date written YYYY-MM-DD',
+})
 
 export const Timestamp = t.String({ format: 'date-time' })
 
-export const Email = t.String({ maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$', description: 'e-mail address' })
-
-export const Phone = t.String({ maxLength: 32, pattern: '^[0-9+()\\- ]{3,32}$', description: 'digits, spaces, +, -, ( and )' })
-
-export const Status = t.Union([t.Literal(0), t.Literal(1)], {
-  description: '1 = enabled, 0 = disabled',
-  error: 'status must be 0 or 1',
+export const Email = t.String({
+  maxLength: 254,
+  pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
+  description: 'e-mail address',
+  error: 'must be an e-mail address of at most 254 characters',
 })
 
-export const Password = t.String({ minLength: 8, maxLength: 128, description: '8 to 128 characters' })
+export const Phone = t.String({
+  maxLength: 32,
+  pattern: '^[0-9+()\\- ]{3,32}$',
+  description: 'digits, spaces, +, -, ( and )',
+  error: 'must be 3 to 32 digits, spaces, +, -, ( or )',
+})
 
-/** Bodies of deletes and similar: data null. */
-export const NullData = t.Null()
+/** 1 or 0 in a body; `meaning` says what each is for this resource. */
+export const Status = (meaning = '1 = enabled, 0 = disabled') =>
+  t.Union([t.Literal(0), t.Literal(1)], { description: meaning, error: 'must be 0 or 1' })
+
+/** The same as a query filter: query values arrive as text, so this is a coerced integer. */
+export const StatusFilter = (meaning = '1 = enabled, 0 = disabled') =>
+  t.Integer({ minimum: 0, maximum: 1, description: meaning, error: 'status must be 0 or 1' })
+
+export const Password = t.String({ minLength: 8, maxLength: 128, description: '8 to 128 characters' })

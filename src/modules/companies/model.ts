@@ -2,7 +2,13 @@ import { t } from 'elysia'
 import { Text, Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
 
-const TimeZone = t.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Asia/Shanghai', examples: ['Asia/Shanghai'] })
+const TimeZone = t.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'IANA time zone, e.g. Asia/Shanghai',
+  examples: ['Asia/Shanghai'],
+  error: 'must be an IANA time zone name such as Asia/Shanghai',
+})
 
 export const Company = t.Object({
   id: t.Integer(),

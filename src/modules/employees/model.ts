@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { DateString, Email, Id, Password, Phone, PositiveInt, Text, Timestamp } from '../../http/models'
+import { DateString, Email, Id, Password, Phone, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
 import { Username } from '../users/model'
 
@@ -24,7 +24,7 @@ export type EmployeeResponse = typeof Employee.static
 
 const EmployeeNo = t.String({ minLength: 1, maxLength: 50 })
 const Position = t.String({ maxLength: 100 })
-const EmployeeStatus = t.Union([t.Literal(0), t.Literal(1)], { description: '1 = active, 0 = left', error: 'status must be 0 or 1' })
+const EmployeeStatus = Status('1 = active, 0 = left')
 
 export const CreateEmployeeBody = t.Object({
   name: Text(100),
@@ -61,7 +61,6 @@ export const EmployeeListQuery = t.Object({
   search: t.Optional(t.String({ maxLength: 100, description: 'matches name, employee_no, phone or e-mail' })),
   department_id: t.Optional(PositiveInt('department_id')),
   company_id: t.Optional(PositiveInt('company_id')),
-  // a query value arrives as text, which the literal union of EmployeeStatus never matches; an integer is coerced
-  status: t.Optional(t.Integer({ minimum: 0, maximum: 1, error: 'status must be 0 or 1', description: '1 = active, 0 = left' })),
+  status: t.Optional(StatusFilter('1 = active, 0 = left')),
 })
 export type EmployeeListQuery = typeof EmployeeListQuery.static
