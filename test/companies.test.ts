@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { asc, count, eq } from 'drizzle-orm'
 import { companies, employees, permissions, rolePermissions, roles } from '../src/db/schema'
-import { errorBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp } from './helpers'
+import { errorBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp, BAD_ID, invalidBody } from './helpers'
 
 const BASE = '/api/v1/admin/companies'
 
@@ -27,10 +27,6 @@ const company = (id: number, name: string, timezone: string | null, updated_at =
 const rows = async () =>
   (await t.deps.database.db.select().from(companies).orderBy(asc(companies.id))).map((row) => [row.id, row.name, row.timezone])
 
-/** "path" or "request": Elysia reports a failed coercion and a failed minimum differently. */
-const BAD_ID = errorBody(400, expect.stringMatching(/^Invalid request: id must be a positive whole number$/), {
-  errors: [{ field: 'id', message: 'must be a positive whole number' }],
-})
 
 const ACME = company(1, 'Acme', 'Asia/Shanghai')
 const GLOBEX = company(2, 'Globex', null)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { asc, count, eq } from 'drizzle-orm'
 import { departments, employees, permissions, rolePermissions, roles, userRoles, users } from '../src/db/schema'
-import { errorBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp } from './helpers'
+import { errorBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp, BAD_ID, invalidBody } from './helpers'
 
 const BASE = '/api/v1/admin/employees'
 
@@ -89,12 +89,6 @@ const createUser = async (username: string, name: string) => {
   return reply.body.data.id as number
 }
 
-/** "path"/"query string" or "request": Elysia reports a failed coercion and a failed minimum differently. */
-const badNumber = (where: string, field: string, message: string) =>
-  errorBody(400, expect.stringMatching(new RegExp(`^Invalid request: ${field} ${message}$`)), {
-    errors: [{ field, message }],
-  })
-const BAD_ID = badNumber('path', 'id', 'must be a positive whole number')
 
 let cara: string
 
@@ -388,7 +382,7 @@ describe('read and list', () => {
     test(`${query} → 400 naming ${field}`, async () => {
       const reply = await req(t.app, 'GET', `${BASE}?${query}`, { token: admin })
       expect(reply.status).toBe(400)
-      expect(reply.body).toEqual(badNumber('query string', field, message))
+      expect(reply.body).toEqual(invalidBody(field, message))
     })
 })
 

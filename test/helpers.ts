@@ -98,6 +98,13 @@ export function errorBody(code: number, message: string, extra: Record<string, u
   return { code, message, data: null, timestamp: NOW, ...extra }
 }
 
+/** The 400 a request with one invalid field gets. */
+export function invalidBody(field: string, message: string) {
+  return errorBody(400, `Invalid request: ${field} ${message}`, { errors: [{ field, message }] })
+}
+
+export const BAD_ID = invalidBody('id', 'must be a positive whole number')
+
 export function okBody(data: unknown, message = 'success') {
   return { code: 200, message, data, timestamp: NOW }
 }
