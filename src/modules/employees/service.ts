@@ -11,7 +11,7 @@ import { optionalText, requiredText } from '../../lib/text'
 import type { AccessResolver } from '../rbac/access'
 import { EMPLOYEE_ROLE } from '../rbac/catalogue'
 import { findRoleId, grantRole } from '../rbac/repository'
-import { findUserByUsername, insertUser } from '../users/repository'
+import { insertUser } from '../users/repository'
 import { usernameTaken } from '../users/service'
 import type { CreateEmployeeInput, EmployeeListQuery, EmployeeResponse, UpdateEmployeeInput } from './model'
 import * as repo from './repository'
@@ -108,6 +108,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
           { field: 'user_id', message: 'conflicts with username' },
         ])
       checkHireDate(input.hire_date)
+      const name = requiredText(input.name, 'name')
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password)
       const now = clock.now()
       try {
@@ -115,14 +116,12 @@ export function createEmployeesService({ database, clock, access }: { database: 
           await checkReferences(tx, input)
           let userId = input.user_id ?? null
           if (input.username !== undefined && passwordHash !== null) {
-            if (await findUserByUsername(tx, input.username)) throw usernameTaken(input.username)
-            const name = requiredText(input.name, 'name')
             const user = await insertUser(tx, { username: input.username, passwordHash, name, status: 1, createdAt: now, updatedAt: now })
             userId = user.id
           }
           if (userId !== null) await grantEmployeeRole(tx, userId, now)
           return repo.insertEmployee(tx, {
-            name: requiredText(input.name, 'name'),
+            name,
             employeeNo: optionalText(input.employee_no),
             phone: optionalText(input.phone),
             email: optionalText(input.email),

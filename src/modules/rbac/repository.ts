@@ -1,6 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, count, eq, inArray, ne } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { employees, permissions, rolePermissions, roles, userRoles, users } from '../../db/schema'
+import { ADMIN_ROLE } from './catalogue'
 
 export interface PrincipalRow {
   id: number
@@ -73,15 +74,15 @@ export async function grantRole(db: Queryable, userId: number, roleId: number, a
   await db.insert(userRoles).values({ userId, roleId, createdAt: at }).onConflictDoNothing()
 }
 
-/** Users other than `exceptUserId` that are enabled and hold role admin. */
-export async function countOtherActiveAdmins(db: Queryable, exceptUserId: number): Promise<number> {
-  const rows = await db
-    .select({ id: users.id })
+/** Enabled users holding role admin, leaving out `exceptUserId` when given. */
+export async function countActiveAdmins(db: Queryable, exceptUserId?: number): Promise<number> {
+  const [{ total }] = await db
+    .select({ total: count() })
     .from(users)
     .innerJoin(userRoles, eq(userRoles.userId, users.id))
-    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.name, 'admin')))
-    .where(eq(users.status, 1))
-  return rows.filter((row) => row.id !== exceptUserId).length
+    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.name, ADMIN_ROLE)))
+    .where(exceptUserId === undefined ? eq(users.status, 1) : and(eq(users.status, 1), ne(users.id, exceptUserId)))
+  return total
 }
 
 export async function allPermissionNames(db: Queryable): Promise<string[]> {

@@ -2,7 +2,7 @@ import type { Database } from '../../db/client'
 import type { Clock } from '../../lib/clock'
 import { generatePassword, hashPassword } from '../../lib/password'
 import { ADMIN_ROLE } from '../rbac/catalogue'
-import { countOtherActiveAdmins, findRoleId, grantRole } from '../rbac/repository'
+import { countActiveAdmins, findRoleId, grantRole } from '../rbac/repository'
 import { findUserByUsername, insertUser } from './repository'
 
 /**
@@ -16,13 +16,13 @@ export async function ensureFirstAdmin(
   username: string,
   password: string | undefined,
 ): Promise<{ created: boolean; generatedPassword: string | null }> {
-  if ((await countOtherActiveAdmins(database.db, 0)) > 0) return { created: false, generatedPassword: null }
+  if ((await countActiveAdmins(database.db)) > 0) return { created: false, generatedPassword: null }
   const plain = password ?? generatePassword()
   const passwordHash = await hashPassword(plain)
   const now = clock.now()
   const created = await database.write(async (tx) => {
     // re-checked under the write lock: another instance may have done it meanwhile
-    if ((await countOtherActiveAdmins(tx, 0)) > 0) return false
+    if ((await countActiveAdmins(tx)) > 0) return false
     const adminRoleId = (await findRoleId(tx, ADMIN_ROLE))!
     const existing = await findUserByUsername(tx, username)
     const user =

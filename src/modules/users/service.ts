@@ -10,7 +10,7 @@ import { optionalText, requiredText } from '../../lib/text'
 import { revokeUserRefreshTokens } from '../auth/repository'
 import type { AccessResolver } from '../rbac/access'
 import { ADMIN_ROLE } from '../rbac/catalogue'
-import { countOtherActiveAdmins, findRolesByName, roleNamesByUser } from '../rbac/repository'
+import { countActiveAdmins, findRolesByName, roleNamesByUser } from '../rbac/repository'
 import type { CreateUserInput, UpdateUserInput, UserListQuery, UserResponse } from './model'
 import * as repo from './repository'
 
@@ -58,7 +58,7 @@ export function usernameTaken(username: string): ConflictError {
 
 /** 409 unless another enabled user keeps role admin. */
 export async function ensureAnotherAdmin(tx: Tx, userId: number, change: string): Promise<void> {
-  if ((await countOtherActiveAdmins(tx, userId)) === 0)
+  if ((await countActiveAdmins(tx, userId)) === 0)
     throw new ConflictError(`User ${userId} is the last enabled administrator and cannot ${change}; make another user admin first`)
 }
 
