@@ -54,7 +54,7 @@ describe('start-up in one process', () => {
     expect(again.lines.filter((line) => line.fields?.password)).toEqual([])
     expect(await deps.database.db.select({ id: users.id }).from(users)).toEqual([{ id: 1 }])
     deps.database.close()
-  })
+  }, 30_000)
 
   test('ADMIN_USERNAME and ADMIN_PASSWORD name the first administrator', async () => {
     const dir = newDir()
@@ -149,7 +149,7 @@ describe('start-up as real processes', () => {
       one.proc.kill()
       two.proc.kill()
     }
-  })
+  }, 60_000)
 
   test('a bad setting stops the start with a message naming it', async () => {
     const proc = Bun.spawn(['bun', join(import.meta.dir, '..', 'src', 'index.ts')], {
@@ -159,6 +159,6 @@ describe('start-up as real processes', () => {
     })
     expect(await proc.exited).toBe(1)
     expect(await new Response(proc.stderr).text()).toBe('Invalid setting PORT: expected a whole number, got "eighty"\n')
-  })
+  }, 30_000)
 })
 
