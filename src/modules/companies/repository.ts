@@ -1,8 +1,8 @@
-import { asc, count, eq, sql } from 'drizzle-orm'
+import { asc, count, eq } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { companies } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
-import { likePattern } from '../../lib/text'
+import { containsAny } from '../../db/search'
 
 export type CompanyRow = typeof companies.$inferSelect
 
@@ -27,7 +27,7 @@ export async function deleteCompany(db: Queryable, id: number): Promise<boolean>
 }
 
 export async function listCompanies(db: Queryable, search: string | undefined, window: PageWindow) {
-  const where = search?.trim() ? sql`lower(${companies.name}) LIKE ${likePattern(search)} ESCAPE '\\'` : undefined
+  const where = search?.trim() ? containsAny(search, [companies.name]) : undefined
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(companies).where(where).orderBy(asc(companies.id)).limit(window.pageSize).offset(window.offset),
     db.select({ total: count() }).from(companies).where(where),

@@ -42,18 +42,10 @@ export const CreateEmployeeBody = t.Object({
 })
 export type CreateEmployeeInput = typeof CreateEmployeeBody.static
 
-export const UpdateEmployeeBody = t.Object({
-  name: t.Optional(Text(100)),
-  phone: t.Optional(t.Nullable(Phone)),
-  email: t.Optional(t.Nullable(Email)),
-  employee_no: t.Optional(t.Nullable(EmployeeNo)),
-  department_id: t.Optional(t.Nullable(Id)),
-  company_id: t.Optional(t.Nullable(Id)),
-  position: t.Optional(t.Nullable(Position)),
-  hire_date: t.Optional(t.Nullable(DateString)),
-  status: t.Optional(EmployeeStatus),
-  user_id: t.Optional(t.Nullable(Id)),
-})
+export const UpdateEmployeeBody = t.Composite([
+  t.Partial(t.Omit(CreateEmployeeBody, ['username', 'password', 'user_id'])),
+  t.Object({ user_id: t.Optional(t.Nullable(Id, { description: 'null unlinks the user' })) }),
+])
 export type UpdateEmployeeInput = typeof UpdateEmployeeBody.static
 
 export const EmployeeListQuery = t.Object({

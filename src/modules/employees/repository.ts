@@ -1,8 +1,8 @@
-import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { departments, employees } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
-import { likePattern } from '../../lib/text'
+import { containsAny } from '../../db/search'
 
 export type EmployeeRow = typeof employees.$inferSelect
 export type EmployeeWithDepartment = EmployeeRow & { department: { id: number; name: string } | null }
@@ -59,17 +59,8 @@ export interface EmployeeFilter {
 
 export async function listEmployees(db: Queryable, filter: EmployeeFilter, window: PageWindow) {
   const conditions: SQL[] = []
-  if (filter.search?.trim()) {
-    const pattern = likePattern(filter.search)
-    conditions.push(
-      or(
-        sql`lower(${employees.name}) LIKE ${pattern} ESCAPE '\\'`,
-        sql`lower(coalesce(${employees.employeeNo}, '')) LIKE ${pattern} ESCAPE '\\'`,
-        sql`lower(coalesce(${employees.phone}, '')) LIKE ${pattern} ESCAPE '\\'`,
-        sql`lower(coalesce(${employees.email}, '')) LIKE ${pattern} ESCAPE '\\'`,
-      )!,
-    )
-  }
+  if (filter.search?.trim())
+    conditions.push(containsAny(filter.search, [employees.name, employees.employeeNo, employees.phone, employees.email]))
   if (filter.departmentId !== undefined) conditions.push(eq(employees.departmentId, filter.departmentId))
   if (filter.companyId !== undefined) conditions.push(eq(employees.companyId, filter.companyId))
   if (filter.status !== undefined) conditions.push(eq(employees.status, filter.status))

@@ -36,15 +36,7 @@ export const CreateUserBody = t.Object({
 })
 export type CreateUserInput = typeof CreateUserBody.static
 
-export const UpdateUserBody = t.Object({
-  username: t.Optional(Username),
-  name: t.Optional(Text(100)),
-  phone: t.Optional(t.Nullable(Phone)),
-  email: t.Optional(t.Nullable(Email)),
-  avatar: t.Optional(t.Nullable(t.String({ maxLength: 2048 }))),
-  status: t.Optional(Status()),
-  roles: t.Optional(RoleNames),
-})
+export const UpdateUserBody = t.Partial(t.Omit(CreateUserBody, ['password']))
 export type UpdateUserInput = typeof UpdateUserBody.static
 
 export const SetPasswordBody = t.Object({ password: Password })

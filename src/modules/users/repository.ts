@@ -1,7 +1,7 @@
-import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { users } from '../../db/schema'
-import { likePattern } from '../../lib/text'
+import { containsAny } from '../../db/search'
 import type { PageWindow } from '../../http/pagination'
 
 export type UserRow = typeof users.$inferSelect
@@ -53,17 +53,7 @@ export async function listUsers(
   window: PageWindow,
 ): Promise<{ rows: UserRow[]; total: number }> {
   const conditions: SQL[] = []
-  if (filter.search?.trim()) {
-    const pattern = likePattern(filter.search)
-    conditions.push(
-      or(
-        sql`lower(${users.username}) LIKE ${pattern} ESCAPE '\\'`,
-        sql`lower(${users.name}) LIKE ${pattern} ESCAPE '\\'`,
-        sql`lower(coalesce(${users.phone}, '')) LIKE ${pattern} ESCAPE '\\'`,
-        sql`lower(coalesce(${users.email}, '')) LIKE ${pattern} ESCAPE '\\'`,
-      )!,
-    )
-  }
+  if (filter.search?.trim()) conditions.push(containsAny(filter.search, [users.username, users.name, users.phone, users.email]))
   if (filter.status !== undefined) conditions.push(eq(users.status, filter.status))
   const where = conditions.length > 0 ? and(...conditions) : undefined
   const [rows, [{ total }]] = await Promise.all([
