@@ -69,6 +69,12 @@ export async function findRoleId(db: Queryable, name: string): Promise<number | 
   return row?.id ?? null
 }
 
+/** Makes `roleIds` exactly the roles `userId` holds. */
+export async function replaceUserRoles(db: Queryable, userId: number, roleIds: number[], at: Date): Promise<void> {
+  await db.delete(userRoles).where(eq(userRoles.userId, userId))
+  if (roleIds.length > 0) await db.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId, createdAt: at })))
+}
+
 /** Gives `userId` the role; holding it already is fine. */
 export async function grantRole(db: Queryable, userId: number, roleId: number, at: Date): Promise<void> {
   await db.insert(userRoles).values({ userId, roleId, createdAt: at }).onConflictDoNothing()

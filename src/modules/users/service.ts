@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm'
 import type { Database, Queryable, Tx } from '../../db/client'
-import { userRoles } from '../../db/schema'
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p1 } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
@@ -10,7 +8,7 @@ import { optionalText, requiredText } from '../../lib/text'
 import { revokeUserRefreshTokens } from '../auth/repository'
 import type { AccessResolver } from '../rbac/access'
 import { ADMIN_ROLE } from '../rbac/catalogue'
-import { countActiveAdmins, findRolesByName, roleNamesByUser } from '../rbac/repository'
+import { countActiveAdmins, findRolesByName, replaceUserRoles, roleNamesByUser } from '../rbac/repository'
 import type { CreateUserInput, UpdateUserInput, UserListQuery, UserResponse } from './model'
 import * as repo from './repository'
 
@@ -98,8 +96,7 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
             createdAt: now,
             updatedAt: now,
           })
-          if (roleIds.length > 0)
-            await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: row.id, roleId, createdAt: now })))
+          await replaceUserRoles(tx, row.id, roleIds, now)
           return presentUser(tx, row)
         })
       } catch (error) {
@@ -120,12 +117,7 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
           if (isActiveAdmin && input.roles && !input.roles.includes(ADMIN_ROLE))
             await ensureAnotherAdmin(tx, id, 'lose role admin')
 
-          if (input.roles) {
-            const roleIds = await resolveRoleIds(tx, input.roles)
-            await tx.delete(userRoles).where(eq(userRoles.userId, id))
-            if (roleIds.length > 0)
-              await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: id, roleId, createdAt: now })))
-          }
+          if (input.roles) await replaceUserRoles(tx, id, await resolveRoleIds(tx, input.roles), now)
           const row = await repo.updateUser(tx, id, {
             username: input.username,
             name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
