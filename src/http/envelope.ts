@@ -10,14 +10,6 @@ export const Envelope = <T extends TSchema>(data: T) =>
     timestamp: t.String({ format: 'date-time' }),
   })
 
-export const ErrorEnvelope = t.Object({
-  code: t.Integer({ examples: [400] }),
-  message: t.String(),
-  data: t.Null(),
-  timestamp: t.String({ format: 'date-time' }),
-  errors: t.Optional(t.Array(t.Object({ field: t.String(), message: t.String() }))),
-})
-
 export interface Envelope<T> {
   code: number
   message: string

@@ -71,7 +71,9 @@ export const errorHandler = (clock: Clock, logger: Logger) =>
       return { code: status, message, data: null, timestamp: clock.now().toISOString(), ...(errors ? { errors } : {}) }
     }
 
-    if (error instanceof AppError) return reply(error.status, error.message, error.errors, error.headers)
+    // an AppError thrown while parsing the body (413, bad JSON) arrives wrapped in Elysia's ParseError
+    const appError = error instanceof AppError ? error : code === 'PARSE' && error.cause instanceof AppError ? error.cause : null
+    if (appError) return reply(appError.status, appError.message, appError.errors, appError.headers)
 
     if (code === 'VALIDATION' && error instanceof ElysiaValidationError) {
       if (error.type === 'response') {
@@ -82,8 +84,6 @@ export const errorHandler = (clock: Clock, logger: Logger) =>
       const message = errors.length > 0 ? `Invalid request: ${errors[0].field} ${errors[0].message}` : 'Invalid request'
       return reply(400, message, errors)
     }
-    if (code === 'PARSE' && error.cause instanceof AppError)
-      return reply(error.cause.status, error.cause.message, error.cause.errors, error.cause.headers)
     if (code === 'PARSE') return reply(400, 'The request body could not be read; send JSON with Content-Type: application/json')
     if (code === 'NOT_FOUND') {
       const { pathname } = new URL(request.url)

@@ -7,8 +7,13 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
   return Bun.password.verify(password, hash)
 }
 
+let dummyHash: Promise<string> | undefined
+
 /** A hash of nothing anyone knows, verified against when a username does not exist so timing reveals nothing. */
-export const UNKNOWN_USER_HASH = await hashPassword(crypto.randomUUID())
+export function unknownUserHash(): Promise<string> {
+  dummyHash ??= hashPassword(crypto.randomUUID())
+  return dummyHash
+}
 
 export function generatePassword(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'

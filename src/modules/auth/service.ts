@@ -4,10 +4,10 @@ import type { Database } from '../../db/client'
 import { employees } from '../../db/schema'
 import { TooManyRequestsError, UnauthorizedError, ValidationError } from '../../http/errors'
 import type { Clock } from '../../lib/clock'
-import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from '../../lib/password'
+import { hashPassword, unknownUserHash, verifyPassword } from '../../lib/password'
 import type { AccessResolver, Principal } from '../rbac/access'
 import { allows } from '../rbac/ability'
-import { allPermissionNames } from '../rbac/repository'
+import { allPermissionNames, roleNamesByUser } from '../rbac/repository'
 import { presentUser } from '../users/service'
 import { bumpTokenVersion, findUserById, findUserByUsername, updateUser, type UserRow } from '../users/repository'
 import type { Me, TokenPair } from './model'
@@ -45,7 +45,7 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
       }),
     )
     const access = await tokens.issueAccess(user)
-    const { roles } = await presentUser(db, user)
+    const roles = (await roleNamesByUser(db, [user.id])).get(user.id) ?? []
     return {
       access_token: access.token,
       refresh_token: refresh.token,
@@ -70,7 +70,7 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
         )
       }
       const user = await findUserByUsername(db, username)
-      const valid = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_USER_HASH)
+      const valid = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash()))
       if (!user || !valid) {
         await database.write((tx) => repo.recordFailure(tx, key, now, windowStart))
         throw new UnauthorizedError(WRONG_CREDENTIALS)

@@ -30,11 +30,6 @@ export async function findEmployee(db: Queryable, id: number): Promise<EmployeeW
   return row ? merge(row) : null
 }
 
-export async function findEmployeeByUser(db: Queryable, userId: number): Promise<EmployeeRow | null> {
-  const [row] = await db.select().from(employees).where(eq(employees.userId, userId)).limit(1)
-  return row ?? null
-}
-
 export async function insertEmployee(db: Queryable, values: typeof employees.$inferInsert): Promise<number> {
   const [row] = await db.insert(employees).values(values).returning({ id: employees.id })
   return row.id

@@ -4,8 +4,6 @@ import { findPrincipal } from './repository'
 
 export interface Principal {
   userId: number
-  username: string
-  name: string
   status: number
   tokenVersion: number
   employeeId: number | null
@@ -33,8 +31,6 @@ export function createAccessResolver(db: Db, ttlMs = 1000): AccessResolver {
     if (!row) return null
     return {
       userId: row.id,
-      username: row.username,
-      name: row.name,
       status: row.status,
       tokenVersion: row.tokenVersion,
       employeeId: row.employeeId,

@@ -5,8 +5,6 @@ import { ADMIN_ROLE } from './catalogue'
 
 export interface PrincipalRow {
   id: number
-  username: string
-  name: string
   status: number
   tokenVersion: number
   employeeId: number | null
@@ -18,8 +16,6 @@ export async function findPrincipal(db: Queryable, userId: number): Promise<Prin
   const [user] = await db
     .select({
       id: users.id,
-      username: users.username,
-      name: users.name,
       status: users.status,
       tokenVersion: users.tokenVersion,
       employeeId: employees.id,

@@ -54,10 +54,17 @@ export function usernameTaken(username: string): ConflictError {
   return new ConflictError(`The username "${username}" is already taken (usernames are unique ignoring case)`)
 }
 
-/** 409 unless another enabled user keeps role admin. */
-export async function ensureAnotherAdmin(tx: Tx, userId: number, change: string): Promise<void> {
-  if ((await countActiveAdmins(tx, userId)) === 0)
-    throw new ConflictError(`User ${userId} is the last enabled administrator and cannot ${change}; make another user admin first`)
+/** Checks the user exists; the guard refuses a change that would leave no enabled admin (409). */
+async function loadForChange(tx: Tx, id: number) {
+  const current = await repo.findUserById(tx, id)
+  if (!current) throw new NotFoundError(`User ${id} does not exist`)
+  const roles = (await roleNamesByUser(tx, [id])).get(id) ?? []
+  const isActiveAdmin = current.status === 1 && roles.includes(ADMIN_ROLE)
+  const keepAnotherAdmin = async (change: string) => {
+    if (isActiveAdmin && (await countActiveAdmins(tx, id)) === 0)
+      throw new ConflictError(`User ${id} is the last enabled administrator and cannot ${change}; make another user admin first`)
+  }
+  return { keepAnotherAdmin }
 }
 
 export function createUsersService({ database, clock, access }: UsersDeps) {
@@ -109,13 +116,9 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
       const now = clock.now()
       try {
         const result = await database.write(async (tx) => {
-          const current = await repo.findUserById(tx, id)
-          if (!current) throw new NotFoundError(`User ${id} does not exist`)
-          const heldRoles = (await roleNamesByUser(tx, [id])).get(id) ?? []
-          const isActiveAdmin = current.status === 1 && heldRoles.includes(ADMIN_ROLE)
-          if (isActiveAdmin && input.status === 0) await ensureAnotherAdmin(tx, id, 'be disabled')
-          if (isActiveAdmin && input.roles && !input.roles.includes(ADMIN_ROLE))
-            await ensureAnotherAdmin(tx, id, 'lose role admin')
+          const { keepAnotherAdmin } = await loadForChange(tx, id)
+          if (input.status === 0) await keepAnotherAdmin('be disabled')
+          if (input.roles && !input.roles.includes(ADMIN_ROLE)) await keepAnotherAdmin('lose role admin')
 
           if (input.roles) await replaceUserRoles(tx, id, await resolveRoleIds(tx, input.roles), now)
           const row = await repo.updateUser(tx, id, {
@@ -139,10 +142,8 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
 
     async remove(id: number): Promise<void> {
       await database.write(async (tx) => {
-        const current = await repo.findUserById(tx, id)
-        if (!current) throw new NotFoundError(`User ${id} does not exist`)
-        const heldRoles = (await roleNamesByUser(tx, [id])).get(id) ?? []
-        if (current.status === 1 && heldRoles.includes(ADMIN_ROLE)) await ensureAnotherAdmin(tx, id, 'be deleted')
+        const { keepAnotherAdmin } = await loadForChange(tx, id)
+        await keepAnotherAdmin('be deleted')
         await repo.deleteUser(tx, id)
       })
       access.invalidate(id)
