@@ -7,19 +7,26 @@ import { docs } from './http/docs'
 import { replier } from './http/envelope'
 import { errorHandler } from './http/error-handler'
 import { jsonBody } from './http/json-body'
+import { localeOf } from './http/locale'
 import { SECURITY_HEADERS } from './http/security-headers'
 import type { Clock } from './lib/clock'
 import type { Logger } from './lib/logger'
+import { auditController } from './modules/audit'
+import { createAuditService } from './modules/audit/service'
 import { authController } from './modules/auth'
 import { createAuthService } from './modules/auth/service'
 import type { TokenService } from './modules/auth/tokens'
 import { companiesController } from './modules/companies'
 import { createCompaniesService } from './modules/companies/service'
+import { departmentsController } from './modules/departments'
+import { createDepartmentsService } from './modules/departments/service'
 import { employeesController } from './modules/employees'
 import { createEmployeesService } from './modules/employees/service'
 import { healthController } from './modules/health'
 import type { Probe } from './modules/health/probes'
+import { permissionsController, rolesController } from './modules/rbac'
 import type { AccessResolver } from './modules/rbac/access'
+import { createRbacService } from './modules/rbac/service'
 import { usersController } from './modules/users'
 import { createUsersService } from './modules/users/service'
 
@@ -38,7 +45,9 @@ export function createApp(deps: AppDeps) {
   const { config, database, clock, logger, tokens, access } = deps
   const reply = replier(clock)
   const guard = createAuthGuard(tokens, access)
+  const locale = localeOf(config.locale)
   const services = { database, clock, access }
+  const rbac = createRbacService(services)
 
   return new Elysia()
     .use(errorHandler(clock, logger))
@@ -52,6 +61,10 @@ export function createApp(deps: AppDeps) {
     .use(usersController(guard, reply, createUsersService(services)))
     .use(companiesController(guard, reply, createCompaniesService(services)))
     .use(employeesController(guard, reply, createEmployeesService(services)))
+    .use(rolesController(guard, locale, reply, rbac))
+    .use(permissionsController(guard, locale, reply, rbac))
+    .use(departmentsController(guard, reply, createDepartmentsService(services)))
+    .use(auditController(guard, reply, createAuditService(database)))
 }
 
 export type App = ReturnType<typeof createApp>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { loginFailures, refreshTokens, roles, userRoles, users } from '../src/db/schema'
+import { PERMISSION_CATALOGUE } from '../src/modules/rbac/catalogue'
 import { ADMIN_PASSWORD, errorBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp } from './helpers'
 
 let t: TestApp
@@ -251,7 +252,7 @@ describe('logout, me and password', () => {
         employee: null,
       }),
     )
-    expect(reply.body.data.permissions).toHaveLength(12)
+    expect(reply.body.data.permissions).toEqual(PERMISSION_CATALOGUE.map((p) => p.name).sort())
   })
 
   test('logout ends every session: refresh tokens and access tokens of that user', async () => {

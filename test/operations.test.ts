@@ -72,7 +72,7 @@ describe('docs', () => {
       const operation = spec.paths[path]?.[route.method.toLowerCase()]
       expect(operation, `${route.method} ${route.path}`).toBeDefined()
       expect(operation.tags?.length, `${route.method} ${route.path} has a tag`).toBeGreaterThan(0)
-      const open = ['/api/v1/auth/login', '/api/v1/auth/refresh', '/health'].includes(route.path)
+      const open = ['/api/v1/auth/login', '/api/v1/auth/refresh', '/api/v1/public/departments', '/health'].includes(route.path)
       expect(operation.security, `${route.method} ${route.path} security`).toEqual(open ? undefined : [{ bearer: [] }])
     }
     const createUser = spec.paths['/api/v1/admin/users'].post

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { TokenService } from '../modules/auth/tokens'
+import type { Actor } from '../modules/audit/recorder'
 import type { AccessResolver, Principal } from '../modules/rbac/access'
 import { allows } from '../modules/rbac/ability'
 import type { PermissionName } from '../modules/rbac/catalogue'
@@ -27,26 +28,42 @@ export async function authenticate(
 
 const SECURED = { security: [{ bearer: [] }] }
 
+type Server = { requestIP(request: Request): { address: string } | null } | null
+
+export function clientIp(server: Server, request: Request): string | null {
+  return server?.requestIP(request)?.address ?? null
+}
+
 /**
  * Route options `{ auth: true }` (any signed-in user) and `{ permission: 'x:y' }`
- * (a signed-in user whose enabled roles grant x:y). Both add `principal` to the context.
+ * (a signed-in user whose enabled roles grant x:y). Both add `principal` and `actor`
+ * to the context. The check runs in `transform`, before the request is validated,
+ * so a caller without access learns nothing about the route's input rules.
  */
 export function createAuthGuard(tokens: TokenService, access: AccessResolver) {
+  const checked = new WeakMap<Request, Principal>()
+  const resolve = ({ request, server }: { request: Request; server: Server }) => ({
+    principal: checked.get(request)!,
+    actor: { userId: checked.get(request)!.userId, ip: clientIp(server, request) } satisfies Actor,
+  })
+
   return new Elysia({ name: 'auth-guard' }).macro({
     auth: {
       detail: SECURED,
-      async resolve({ headers }) {
-        return { principal: await authenticate(headers.authorization, tokens, access) }
+      async transform({ headers, request }) {
+        checked.set(request, await authenticate(headers.authorization, tokens, access))
       },
+      resolve,
     },
     permission: (permission: PermissionName) => ({
       detail: { ...SECURED, description: `Needs permission \`${permission}\`.` },
-      async resolve({ headers }) {
+      async transform({ headers, request }) {
         const principal = await authenticate(headers.authorization, tokens, access)
         if (!allows(principal.ability, permission))
           throw new ForbiddenError(`Your roles do not grant the permission ${permission}; ask an administrator for it`)
-        return { principal }
+        checked.set(request, principal)
       },
+      resolve,
     }),
   })
 }

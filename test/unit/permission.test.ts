@@ -19,6 +19,8 @@ describe('the permission decision', () => {
     ['resource:manage grants every action of that resource', [{ role: 'files', permissions: ['files:manage'] }], 'files:delete', true],
     ['resource:manage stays within its resource', [{ role: 'files', permissions: ['files:manage'] }], 'users:read', false],
     ['a role named like admin is not admin', [{ role: 'admins', permissions: [] }], 'users:read', false],
+    ['a permission on resource "all" is no wildcard', [{ role: 'x', permissions: ['all:manage'] }], 'users:read', false],
+    ['... and grants what it names', [{ role: 'x', permissions: ['all:manage'] }], 'all:read', true],
     ['resources with a colon split at the last one', [{ role: 'x', permissions: ['attendance:rules:read'] }], 'attendance:rules:read', true],
   ]
   test.each(cases)('%s', (_, grants, permission, expected) => {

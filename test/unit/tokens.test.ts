@@ -63,9 +63,9 @@ describe('refresh token rotation', () => {
 
   test('each refresh continues the chain; a reused link revokes every link', async () => {
     const auth = service()
-    const first = await auth.login('admin', ADMIN_PASSWORD)
-    const second = await auth.refresh(first.refresh_token)
-    const third = await auth.refresh(second.refresh_token)
+    const first = await auth.login('admin', ADMIN_PASSWORD, null)
+    const second = await auth.refresh(first.refresh_token, null)
+    const third = await auth.refresh(second.refresh_token, null)
     const rows = await t.deps.database.db
       .select()
       .from(refreshTokens)
@@ -74,22 +74,22 @@ describe('refresh token rotation', () => {
     expect(chain).toHaveLength(3)
     expect(chain.filter((row) => row.usedAt !== null)).toHaveLength(2)
 
-    await expect(auth.refresh(first.refresh_token)).rejects.toThrow('already used')
-    await expect(auth.refresh(third.refresh_token)).rejects.toThrow('already used')
+    await expect(auth.refresh(first.refresh_token, null)).rejects.toThrow('already used')
+    await expect(auth.refresh(third.refresh_token, null)).rejects.toThrow('already used')
     const after = await t.deps.database.db.select().from(refreshTokens).where(eq(refreshTokens.familyId, rows[0].familyId))
     expect(after.every((row) => row.revokedAt !== null)).toBe(true)
   })
 
   test('a refresh token expires by the clock; other logins are separate chains', async () => {
     const auth = service()
-    const a = await auth.login('admin', ADMIN_PASSWORD)
-    const b = await auth.login('admin', ADMIN_PASSWORD)
-    await expect(auth.refresh(a.refresh_token)).resolves.toBeDefined()
-    await expect(auth.refresh(a.refresh_token)).rejects.toThrow('already used')
+    const a = await auth.login('admin', ADMIN_PASSWORD, null)
+    const b = await auth.login('admin', ADMIN_PASSWORD, null)
+    await expect(auth.refresh(a.refresh_token, null)).resolves.toBeDefined()
+    await expect(auth.refresh(a.refresh_token, null)).rejects.toThrow('already used')
     // b's chain is untouched by a's revocation
     t.clock.advance(3599_000)
-    const b2 = await auth.refresh(b.refresh_token)
+    const b2 = await auth.refresh(b.refresh_token, null)
     t.clock.advance(3600_000)
-    await expect(auth.refresh(b2.refresh_token)).rejects.toThrow('expired')
+    await expect(auth.refresh(b2.refresh_token, null)).rejects.toThrow('expired')
   })
 })

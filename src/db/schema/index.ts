@@ -1,3 +1,4 @@
 export * from './users'
 export * from './rbac'
 export * from './organization'
+export * from './audit'

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import type { AuthGuard } from '../../http/auth'
+import { clientIp, type AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import { ChangePasswordBody, LoginBody, Me, RefreshBody, TokenPair } from './model'
 import type { AuthService } from './service'
@@ -9,17 +9,17 @@ const detail = (summary: string) => ({ tags: ['Auth'], summary })
 export const authController = (guard: AuthGuard, reply: Replier, auth: AuthService) =>
   new Elysia({ name: 'auth', prefix: '/api/v1/auth' })
     .use(guard)
-    .post('/login', async ({ body }) => reply.ok(await auth.login(body.username, body.password), 'Signed in'), {
+    .post('/login', async ({ body, server, request }) => reply.ok(await auth.login(body.username, body.password, clientIp(server, request)), 'Signed in'), {
       body: LoginBody,
       response: Envelope(TokenPair),
       detail: detail('Sign in with username and password'),
     })
-    .post('/refresh', async ({ body }) => reply.ok(await auth.refresh(body.refresh_token), 'Tokens refreshed'), {
+    .post('/refresh', async ({ body, server, request }) => reply.ok(await auth.refresh(body.refresh_token, clientIp(server, request)), 'Tokens refreshed'), {
       body: RefreshBody,
       response: Envelope(TokenPair),
       detail: detail('Trade a refresh token for a new pair (the old one stops working)'),
     })
-    .post('/logout', async ({ principal }) => reply.ok(await auth.logout(principal).then(() => null), 'Signed out everywhere'), {
+    .post('/logout', async ({ principal, actor }) => reply.ok(await auth.logout(principal, actor).then(() => null), 'Signed out everywhere'), {
       auth: true,
       response: Envelope(t.Null()),
       detail: detail('Sign out: revokes every refresh token and access token of the caller'),
@@ -31,8 +31,8 @@ export const authController = (guard: AuthGuard, reply: Replier, auth: AuthServi
     })
     .put(
       '/password',
-      async ({ principal, body }) =>
-        reply.ok(await auth.changePassword(principal, body.old_password, body.new_password), 'Password changed; other sessions were signed out'),
+      async ({ principal, actor, body }) =>
+        reply.ok(await auth.changePassword(principal, actor, body.old_password, body.new_password), 'Password changed; other sessions were signed out'),
       {
         auth: true,
         body: ChangePasswordBody,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type { Database } from '../../db/client'
+import type { Database, Tx } from '../../db/client'
 import { employees } from '../../db/schema'
 import { TooManyRequestsError, UnauthorizedError, ValidationError } from '../../http/errors'
 import type { Clock } from '../../lib/clock'
 import { hashPassword, unknownUserHash, verifyPassword } from '../../lib/password'
+import { recordAudit, type Actor } from '../audit/recorder'
 import type { AccessResolver, Principal } from '../rbac/access'
 import { allows } from '../rbac/ability'
 import { allPermissionNames, roleNamesByUser } from '../rbac/repository'
@@ -32,20 +33,18 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
   const { db } = database
 
   /** A new access token and a refresh token; `familyId` continues a rotation chain. */
-  const issuePair = async (user: UserRow, familyId: string = randomUUID()): Promise<TokenPair> => {
+  const issuePair = async (tx: Tx, user: UserRow, familyId: string = randomUUID()): Promise<TokenPair> => {
     const now = clock.now()
     const refresh = newRefreshToken()
-    await database.write((tx) =>
-      repo.insertRefreshToken(tx, {
-        userId: user.id,
-        familyId,
-        tokenHash: refresh.hash,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + refreshTtlSeconds * 1000),
-      }),
-    )
+    await repo.insertRefreshToken(tx, {
+      userId: user.id,
+      familyId,
+      tokenHash: refresh.hash,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + refreshTtlSeconds * 1000),
+    })
     const access = await tokens.issueAccess(user)
-    const roles = (await roleNamesByUser(db, [user.id])).get(user.id) ?? []
+    const roles = (await roleNamesByUser(tx, [user.id])).get(user.id) ?? []
     return {
       access_token: access.token,
       refresh_token: refresh.token,
@@ -55,8 +54,12 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
     }
   }
 
+  /** Session events are audited against the user they concern; no token is ever written. */
+  const audit = (tx: Tx, userId: number, ip: string | null, action: string) =>
+    recordAudit(tx, { userId, ip }, clock.now(), { action, resource: 'user', resourceId: userId })
+
   return {
-    async login(username: string, password: string): Promise<TokenPair> {
+    async login(username: string, password: string, ip: string | null): Promise<TokenPair> {
       const key = username.toLowerCase()
       const now = clock.now()
       const windowStart = new Date(now.getTime() - LOGIN_WINDOW_MS)
@@ -76,43 +79,51 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
         throw new UnauthorizedError(WRONG_CREDENTIALS)
       }
       if (user.status !== 1) throw new UnauthorizedError(DISABLED)
-      if (failures.length > 0) await database.write((tx) => repo.clearFailures(tx, key))
-      return issuePair(user)
+      return database.write(async (tx) => {
+        if (failures.length > 0) await repo.clearFailures(tx, key)
+        await audit(tx, user.id, ip, 'auth.login')
+        return issuePair(tx, user)
+      })
     },
 
     /**
      * Rotation: a refresh token works once. Presenting one that was already used means
      * it leaked, so the whole chain is revoked and the caller must sign in again.
      */
-    async refresh(refreshToken: string): Promise<TokenPair> {
+    async refresh(refreshToken: string, ip: string | null): Promise<TokenPair> {
       const now = clock.now()
       const outcome = await database.write(async (tx) => {
         const row = await repo.findRefreshToken(tx, hashRefreshToken(refreshToken))
         if (!row) return { kind: 'unknown' } as const
         if (row.usedAt || row.revokedAt) {
           await repo.revokeRefreshFamily(tx, row.familyId, now)
+          await audit(tx, row.userId, ip, 'auth.refresh.reuse')
           return { kind: 'reused' } as const
         }
         if (row.expiresAt.getTime() <= now.getTime()) return { kind: 'expired' } as const
+        const user = await findUserById(tx, row.userId)
+        if (!user) return { kind: 'gone' } as const
+        if (user.status !== 1) return { kind: 'disabled' } as const
         await repo.markRefreshTokenUsed(tx, row.id, now)
-        return { kind: 'ok', row } as const
+        await audit(tx, user.id, ip, 'auth.refresh')
+        return { kind: 'ok', pair: await issuePair(tx, user, row.familyId) } as const
       })
       if (outcome.kind === 'unknown') throw new UnauthorizedError('Unknown refresh token; sign in again')
       if (outcome.kind === 'reused')
         throw new UnauthorizedError('This refresh token was already used, so every session of this sign-in was ended; sign in again')
       if (outcome.kind === 'expired') throw new UnauthorizedError('The refresh token has expired; sign in again')
-      const user = await findUserById(db, outcome.row.userId)
-      if (!user) throw new UnauthorizedError('The account of this token no longer exists')
-      if (user.status !== 1) throw new UnauthorizedError(DISABLED)
-      return issuePair(user, outcome.row.familyId)
+      if (outcome.kind === 'gone') throw new UnauthorizedError('The account of this token no longer exists')
+      if (outcome.kind === 'disabled') throw new UnauthorizedError(DISABLED)
+      return outcome.pair
     },
 
     /** Ends every session of the caller: refresh tokens revoked, access tokens refused from now on. */
-    async logout(principal: Principal): Promise<void> {
+    async logout(principal: Principal, actor: Actor): Promise<void> {
       const now = clock.now()
       await database.write(async (tx) => {
         await repo.revokeUserRefreshTokens(tx, principal.userId, now)
         await bumpTokenVersion(tx, principal.userId, now)
+        await audit(tx, principal.userId, actor.ip, 'auth.logout')
       })
       access.invalidate(principal.userId)
     },
@@ -143,20 +154,22 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
     },
 
     /** Changes the caller's password, ends their other sessions and returns a fresh pair for this one. */
-    async changePassword(principal: Principal, oldPassword: string, newPassword: string): Promise<TokenPair> {
+    async changePassword(principal: Principal, actor: Actor, oldPassword: string, newPassword: string): Promise<TokenPair> {
       const user = await findUserById(db, principal.userId)
       if (!user) throw new UnauthorizedError('The account of this token no longer exists')
       if (!(await verifyPassword(oldPassword, user.passwordHash)))
         throw new ValidationError('The current password is not correct', [{ field: 'old_password', message: 'is not correct' }])
       const passwordHash = await hashPassword(newPassword)
       const now = clock.now()
-      const updated = await database.write(async (tx) => {
+      const pair = await database.write(async (tx) => {
         await repo.revokeUserRefreshTokens(tx, user.id, now)
         await updateUser(tx, user.id, { passwordHash })
-        return bumpTokenVersion(tx, user.id, now)
+        const updated = await bumpTokenVersion(tx, user.id, now)
+        await audit(tx, user.id, actor.ip, 'auth.password')
+        return issuePair(tx, updated!)
       })
       access.invalidate(user.id)
-      return issuePair(updated!)
+      return pair
     },
   }
 }

@@ -11,7 +11,7 @@ const detail = (summary: string) => ({ tags: ['Companies'], summary })
 export const companiesController = (guard: AuthGuard, reply: Replier, companies: CompaniesService) =>
   new Elysia({ name: 'companies', prefix: '/api/v1/admin/companies' })
     .use(guard)
-    .post('', async ({ body, set }) => reply.created(set, await companies.create(body), 'Company created'), {
+    .post('', async ({ body, actor, set }) => reply.created(set, await companies.create(body, actor), 'Company created'), {
       permission: 'companies:create',
       body: CreateCompanyBody,
       response: { 201: Envelope(Company) },
@@ -29,14 +29,14 @@ export const companiesController = (guard: AuthGuard, reply: Replier, companies:
       response: Envelope(Company),
       detail: detail('Read a company'),
     })
-    .put('/:id', async ({ params, body }) => reply.ok(await companies.update(params.id, body), 'Company updated'), {
+    .put('/:id', async ({ params, body, actor }) => reply.ok(await companies.update(params.id, body, actor), 'Company updated'), {
       permission: 'companies:update',
       params: IdParams,
       body: UpdateCompanyBody,
       response: Envelope(Company),
       detail: detail('Update a company'),
     })
-    .delete('/:id', async ({ params }) => reply.ok(await companies.remove(params.id).then(() => null), 'Company deleted'), {
+    .delete('/:id', async ({ params, actor }) => reply.ok(await companies.remove(params.id, actor).then(() => null), 'Company deleted'), {
       permission: 'companies:delete',
       params: IdParams,
       response: Envelope(t.Null()),

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock'
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import { canonicalTimeZone } from '../../lib/timezone'
+import { recordAudit, type Actor } from '../audit/recorder'
 import type { CompanyListQuery, CompanyResponse, CreateCompanyInput, UpdateCompanyInput } from './model'
 import * as repo from './repository'
 
@@ -55,29 +56,43 @@ export function createCompaniesService({ database, clock }: { database: Database
       return toCompanyResponse(row)
     },
 
-    create(input: CreateCompanyInput): Promise<CompanyResponse> {
+    create(input: CreateCompanyInput, actor: Actor): Promise<CompanyResponse> {
       const name = requiredText(input.name, 'name')
       const timezone = timeZone(input.timezone) ?? null
       const now = clock.now()
-      return saving(name, async () =>
-        toCompanyResponse(await database.write((tx) => repo.insertCompany(tx, { name, timezone, createdAt: now, updatedAt: now }))),
+      return saving(name, () =>
+        database.write(async (tx) => {
+          const company = toCompanyResponse(await repo.insertCompany(tx, { name, timezone, createdAt: now, updatedAt: now }))
+          await recordAudit(tx, actor, now, { action: 'company.create', resource: 'company', resourceId: company.id, after: company })
+          return company
+        }),
       )
     },
 
-    update(id: number, input: UpdateCompanyInput): Promise<CompanyResponse> {
+    update(id: number, input: UpdateCompanyInput, actor: Actor): Promise<CompanyResponse> {
       const name = input.name === undefined ? undefined : requiredText(input.name, 'name')
       const timezone = timeZone(input.timezone)
-      return saving(name, async () => {
-        const row = await database.write((tx) => repo.updateCompany(tx, id, { name, timezone, updatedAt: clock.now() }))
-        if (!row) throw missing(id)
-        return toCompanyResponse(row)
-      })
+      const now = clock.now()
+      return saving(name, () =>
+        database.write(async (tx) => {
+          const before = await repo.findCompany(tx, id)
+          if (!before) throw missing(id)
+          const after = toCompanyResponse((await repo.updateCompany(tx, id, { name, timezone, updatedAt: now }))!)
+          await recordAudit(tx, actor, now, { action: 'company.update', resource: 'company', resourceId: id, before: toCompanyResponse(before), after })
+          return after
+        }),
+      )
     },
 
-    async remove(id: number): Promise<void> {
+    async remove(id: number, actor: Actor): Promise<void> {
+      const now = clock.now()
       try {
-        const deleted = await database.write((tx) => repo.deleteCompany(tx, id))
-        if (!deleted) throw missing(id)
+        await database.write(async (tx) => {
+          const before = await repo.findCompany(tx, id)
+          if (!before) throw missing(id)
+          await repo.deleteCompany(tx, id)
+          await recordAudit(tx, actor, now, { action: 'company.delete', resource: 'company', resourceId: id, before: toCompanyResponse(before) })
+        })
       } catch (error) {
         if (isForeignKeyViolation(error))
           throw new ConflictError(`Company ${id} still has employees or attendance groups; move or delete them first`)

@@ -8,6 +8,7 @@ import { isCalendarDate } from '../../lib/dates'
 import { hashPassword } from '../../lib/password'
 import { isForeignKeyViolation, isUniqueViolation, uniqueViolationTarget } from '../../lib/sqlite-errors'
 import { optionalText, requiredText } from '../../lib/text'
+import { recordAudit, type Actor } from '../audit/recorder'
 import type { AccessResolver } from '../rbac/access'
 import { EMPLOYEE_ROLE } from '../rbac/catalogue'
 import { findRoleId, grantRole } from '../rbac/repository'
@@ -98,7 +99,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
       return p1(rows.map(toEmployeeResponse), total, window)
     },
 
-    async create(input: CreateEmployeeInput): Promise<EmployeeResponse> {
+    async create(input: CreateEmployeeInput, actor: Actor): Promise<EmployeeResponse> {
       if ((input.username === undefined) !== (input.password === undefined))
         throw new ValidationError('Send username and password together to create a linked account', [
           { field: input.username === undefined ? 'username' : 'password', message: 'is required with the other' },
@@ -112,7 +113,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password)
       const now = clock.now()
       try {
-        const id = await database.write(async (tx) => {
+        const created = await database.write(async (tx) => {
           await checkReferences(tx, input)
           let userId = input.user_id ?? null
           if (input.username !== undefined && passwordHash !== null) {
@@ -120,7 +121,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
             userId = user.id
           }
           if (userId !== null) await grantEmployeeRole(tx, userId, now)
-          return repo.insertEmployee(tx, {
+          const id = await repo.insertEmployee(tx, {
             name,
             employeeNo: optionalText(input.employee_no),
             phone: optionalText(input.phone),
@@ -134,21 +135,25 @@ export function createEmployeesService({ database, clock, access }: { database: 
             createdAt: now,
             updatedAt: now,
           })
+          const employee = toEmployeeResponse((await repo.findEmployee(tx, id))!)
+          await recordAudit(tx, actor, now, { action: 'employee.create', resource: 'employee', resourceId: id, after: employee })
+          return employee
         })
         if (input.user_id !== undefined) access.invalidate(input.user_id)
-        return get(id)
+        return created
       } catch (error) {
         if (isUniqueViolation(error)) throw conflictFor(error, input)
         throw error
       }
     },
 
-    async update(id: number, input: UpdateEmployeeInput): Promise<EmployeeResponse> {
+    async update(id: number, input: UpdateEmployeeInput, actor: Actor): Promise<EmployeeResponse> {
       checkHireDate(input.hire_date)
       const now = clock.now()
       let previousUserId: number | null = null
+      let updated: EmployeeResponse
       try {
-        await database.write(async (tx) => {
+        updated = await database.write(async (tx) => {
           const current = await repo.findEmployee(tx, id)
           if (!current) throw missing(id)
           previousUserId = current.userId
@@ -167,6 +172,15 @@ export function createEmployeesService({ database, clock, access }: { database: 
             userId: input.user_id,
             updatedAt: now,
           })
+          const after = toEmployeeResponse((await repo.findEmployee(tx, id))!)
+          await recordAudit(tx, actor, now, {
+            action: 'employee.update',
+            resource: 'employee',
+            resourceId: id,
+            before: toEmployeeResponse(current),
+            after,
+          })
+          return after
         })
       } catch (error) {
         if (isUniqueViolation(error)) throw conflictFor(error, input)
@@ -176,10 +190,11 @@ export function createEmployeesService({ database, clock, access }: { database: 
         if (previousUserId !== null) access.invalidate(previousUserId)
         if (input.user_id !== null) access.invalidate(input.user_id)
       }
-      return get(id)
+      return updated
     },
 
-    async remove(id: number): Promise<void> {
+    async remove(id: number, actor: Actor): Promise<void> {
+      const now = clock.now()
       let userId: number | null = null
       try {
         await database.write(async (tx) => {
@@ -187,6 +202,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
           if (!current) throw missing(id)
           userId = current.userId
           await repo.deleteEmployee(tx, id)
+          await recordAudit(tx, actor, now, { action: 'employee.delete', resource: 'employee', resourceId: id, before: toEmployeeResponse(current) })
         })
       } catch (error) {
         if (isForeignKeyViolation(error))

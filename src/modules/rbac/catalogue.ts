@@ -15,6 +15,19 @@ export const PERMISSION_CATALOGUE = [
   { name: 'employees:create', displayName: 'Create employees', description: 'Create employees and their accounts' },
   { name: 'employees:update', displayName: 'Update employees', description: 'Edit employees' },
   { name: 'employees:delete', displayName: 'Delete employees', description: 'Delete employees' },
+  { name: 'roles:read', displayName: 'Read roles', description: 'List and read roles, their users and their permissions' },
+  { name: 'roles:create', displayName: 'Create roles', description: 'Create roles' },
+  { name: 'roles:update', displayName: 'Update roles', description: 'Edit roles, including enabling and disabling them' },
+  { name: 'roles:delete', displayName: 'Delete roles', description: 'Delete roles' },
+  { name: 'roles:assign', displayName: 'Assign roles', description: 'Give roles to users and take them back' },
+  { name: 'permissions:read', displayName: 'Read permissions', description: 'List permissions and the roles holding them' },
+  { name: 'permissions:create', displayName: 'Create permissions', description: 'Create permissions' },
+  { name: 'permissions:grant', displayName: 'Grant permissions', description: 'Add permissions to roles and remove them' },
+  { name: 'departments:read', displayName: 'Read departments', description: 'List and read departments' },
+  { name: 'departments:create', displayName: 'Create departments', description: 'Create departments' },
+  { name: 'departments:update', displayName: 'Update departments', description: 'Edit departments' },
+  { name: 'departments:delete', displayName: 'Delete departments', description: 'Delete departments no employee belongs to' },
+  { name: 'audit:read', displayName: 'Read the audit log', description: 'List who changed what, and when' },
 ] as const satisfies readonly { name: `${string}:${string}`; displayName: string; description: string }[]
 
 export type PermissionName = (typeof PERMISSION_CATALOGUE)[number]['name']
@@ -29,6 +42,9 @@ export const BUILT_IN_ROLES = [
   { name: ADMIN_ROLE, displayName: 'Administrator', description: 'Holds every permission' },
   { name: EMPLOYEE_ROLE, displayName: 'Employee', description: 'Clocks in and out and reads own records' },
 ] as const
+
+/** `resource:action`, lowercase; `*` is left out because the policy engine uses it as "any". */
+export const PERMISSION_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,49}:[a-z][a-z0-9_-]{0,49}$/
 
 export function splitPermission(name: string): { resource: string; action: string } {
   const at = name.lastIndexOf(':')

@@ -1,7 +1,12 @@
-import { and, count, eq, inArray, ne } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, ne, or, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { employees, permissions, rolePermissions, roles, userRoles, users } from '../../db/schema'
+import { containsAny } from '../../db/search'
+import type { PageWindow } from '../../http/pagination'
 import { ADMIN_ROLE } from './catalogue'
+
+export type RoleRow = typeof roles.$inferSelect
+export type PermissionRow = typeof permissions.$inferSelect
 
 export interface PrincipalRow {
   id: number
@@ -90,4 +95,118 @@ export async function countActiveAdmins(db: Queryable, exceptUserId?: number): P
 export async function allPermissionNames(db: Queryable): Promise<string[]> {
   const rows = await db.select({ name: permissions.name }).from(permissions).orderBy(permissions.name)
   return rows.map((row) => row.name)
+}
+
+export async function findRole(db: Queryable, id: number): Promise<RoleRow | null> {
+  const [row] = await db.select().from(roles).where(eq(roles.id, id)).limit(1)
+  return row ?? null
+}
+
+export async function findRoleByName(db: Queryable, name: string): Promise<RoleRow | null> {
+  const [row] = await db.select().from(roles).where(eq(roles.name, name)).limit(1)
+  return row ?? null
+}
+
+export async function insertRole(db: Queryable, values: typeof roles.$inferInsert): Promise<RoleRow> {
+  const [row] = await db.insert(roles).values(values).returning()
+  return row
+}
+
+export async function updateRole(db: Queryable, id: number, values: Partial<typeof roles.$inferInsert>): Promise<RoleRow | null> {
+  const [row] = await db.update(roles).set(values).where(eq(roles.id, id)).returning()
+  return row ?? null
+}
+
+/** Deletes the role; its user and permission links go with it (ON DELETE CASCADE). */
+export async function deleteRole(db: Queryable, id: number): Promise<void> {
+  await db.delete(roles).where(eq(roles.id, id))
+}
+
+export async function listRoles(db: Queryable, filter: { search?: string; status?: number }, window: PageWindow) {
+  const conditions: SQL[] = []
+  if (filter.search?.trim()) conditions.push(containsAny(filter.search, [roles.name, roles.displayName]))
+  if (filter.status !== undefined) conditions.push(eq(roles.status, filter.status))
+  const where = conditions.length > 0 ? and(...conditions) : undefined
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(roles).where(where).orderBy(asc(roles.id)).limit(window.pageSize).offset(window.offset),
+    db.select({ total: count() }).from(roles).where(where),
+  ])
+  return { rows, total }
+}
+
+/** Every role the user holds, enabled or not, by id. */
+export async function rolesOfUser(db: Queryable, userId: number): Promise<RoleRow[]> {
+  const rows = await db
+    .select({ role: roles })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(userRoles.userId, userId))
+    .orderBy(asc(roles.id))
+  return rows.map((row) => row.role)
+}
+
+export async function holdersOfRole(db: Queryable, roleId: number) {
+  return db
+    .select({ id: users.id, username: users.username, name: users.name })
+    .from(userRoles)
+    .innerJoin(users, eq(users.id, userRoles.userId))
+    .where(eq(userRoles.roleId, roleId))
+    .orderBy(asc(users.id))
+}
+
+export async function revokeRole(db: Queryable, userId: number, roleId: number): Promise<void> {
+  await db.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)))
+}
+
+/** The permissions a role grants: its links, or every permission for `admin`. */
+export async function permissionsOfRole(db: Queryable, role: Pick<RoleRow, 'id' | 'name'>): Promise<PermissionRow[]> {
+  if (role.name === ADMIN_ROLE) return db.select().from(permissions).orderBy(asc(permissions.id))
+  const rows = await db
+    .select({ permission: permissions })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(eq(rolePermissions.roleId, role.id))
+    .orderBy(asc(permissions.id))
+  return rows.map((row) => row.permission)
+}
+
+/** The roles granting a permission: those linked to it, and `admin`, which holds them all. */
+export async function rolesOfPermission(db: Queryable, permissionId: number): Promise<RoleRow[]> {
+  const linked = db.select({ roleId: rolePermissions.roleId }).from(rolePermissions).where(eq(rolePermissions.permissionId, permissionId))
+  return db
+    .select()
+    .from(roles)
+    .where(or(eq(roles.name, ADMIN_ROLE), inArray(roles.id, linked)))
+    .orderBy(asc(roles.id))
+}
+
+export async function linkPermission(db: Queryable, roleId: number, permissionId: number, at: Date): Promise<void> {
+  await db.insert(rolePermissions).values({ roleId, permissionId, createdAt: at }).onConflictDoNothing()
+}
+
+export async function unlinkPermission(db: Queryable, roleId: number, permissionId: number): Promise<void> {
+  await db.delete(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, permissionId)))
+}
+
+export async function findPermissionByName(db: Queryable, name: string): Promise<PermissionRow | null> {
+  const [row] = await db.select().from(permissions).where(eq(permissions.name, name)).limit(1)
+  return row ?? null
+}
+
+export async function insertPermission(db: Queryable, values: typeof permissions.$inferInsert): Promise<PermissionRow> {
+  const [row] = await db.insert(permissions).values(values).returning()
+  return row
+}
+
+export async function listPermissions(db: Queryable, filter: { search?: string; resource?: string }, window: PageWindow) {
+  const conditions: SQL[] = []
+  if (filter.search?.trim())
+    conditions.push(containsAny(filter.search, [permissions.name, permissions.displayName, permissions.description]))
+  if (filter.resource?.trim()) conditions.push(eq(permissions.resource, filter.resource.trim()))
+  const where = conditions.length > 0 ? and(...conditions) : undefined
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(permissions).where(where).orderBy(asc(permissions.id)).limit(window.pageSize).offset(window.offset),
+    db.select({ total: count() }).from(permissions).where(where),
+  ])
+  return { rows, total }
 }

@@ -11,7 +11,7 @@ const detail = (summary: string) => ({ tags: ['Users'], summary })
 export const usersController = (guard: AuthGuard, reply: Replier, users: UsersService) =>
   new Elysia({ name: 'users', prefix: '/api/v1/admin/users' })
     .use(guard)
-    .post('', async ({ body, set }) => reply.created(set, await users.create(body), 'User created'), {
+    .post('', async ({ body, actor, principal, set }) => reply.created(set, await users.create(body, actor, principal), 'User created'), {
       permission: 'users:create',
       body: CreateUserBody,
       response: { 201: Envelope(User) },
@@ -29,14 +29,14 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
       response: Envelope(User),
       detail: detail('Read a user'),
     })
-    .put('/:id', async ({ params, body }) => reply.ok(await users.update(params.id, body), 'User updated'), {
+    .put('/:id', async ({ params, body, actor, principal }) => reply.ok(await users.update(params.id, body, actor, principal), 'User updated'), {
       permission: 'users:update',
       params: IdParams,
       body: UpdateUserBody,
       response: Envelope(User),
       detail: detail('Update a user; `roles` replaces the roles held'),
     })
-    .delete('/:id', async ({ params }) => reply.ok(await users.remove(params.id).then(() => null), 'User deleted'), {
+    .delete('/:id', async ({ params, actor }) => reply.ok(await users.remove(params.id, actor).then(() => null), 'User deleted'), {
       permission: 'users:delete',
       params: IdParams,
       response: Envelope(t.Null()),
@@ -44,8 +44,8 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
     })
     .put(
       '/:id/password',
-      async ({ params, body }) =>
-        reply.ok(await users.setPassword(params.id, body.password).then(() => null), 'Password set; the user was signed out everywhere'),
+      async ({ params, body, actor }) =>
+        reply.ok(await users.setPassword(params.id, body.password, actor).then(() => null), 'Password set; the user was signed out everywhere'),
       {
         permission: 'users:update',
         params: IdParams,

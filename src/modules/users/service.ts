@@ -6,9 +6,11 @@ import { hashPassword } from '../../lib/password'
 import { isUniqueViolation } from '../../lib/sqlite-errors'
 import { optionalText, requiredText } from '../../lib/text'
 import { revokeUserRefreshTokens } from '../auth/repository'
-import type { AccessResolver } from '../rbac/access'
+import { recordAudit, type Actor } from '../audit/recorder'
+import type { AccessResolver, Principal } from '../rbac/access'
 import { ADMIN_ROLE } from '../rbac/catalogue'
-import { countActiveAdmins, findRolesByName, replaceUserRoles, roleNamesByUser } from '../rbac/repository'
+import { countActiveAdmins, findRolesByName, replaceUserRoles, roleNamesByUser, rolesOfUser } from '../rbac/repository'
+import { assertMayDelegate } from '../rbac/service'
 import type { CreateUserInput, UpdateUserInput, UserListQuery, UserResponse } from './model'
 import * as repo from './repository'
 
@@ -38,8 +40,8 @@ export async function presentUser(db: Queryable, row: repo.UserRow): Promise<Use
   return toUserResponse(row, roles.get(row.id) ?? [])
 }
 
-/** Role ids for the names, or a 400 naming those that do not exist. */
-export async function resolveRoleIds(db: Queryable, names: string[]): Promise<number[]> {
+/** The roles of the names, or a 400 naming those that do not exist. */
+export async function resolveRoles(db: Queryable, names: string[]) {
   const unique = [...new Set(names)]
   const found = await findRolesByName(db, unique)
   const missing = unique.filter((name) => !found.some((role) => role.name === name))
@@ -47,7 +49,7 @@ export async function resolveRoleIds(db: Queryable, names: string[]): Promise<nu
     throw new ValidationError(`Unknown role${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, [
       { field: 'roles', message: `unknown: ${missing.join(', ')}` },
     ])
-  return found.map((role) => role.id)
+  return found
 }
 
 export function usernameTaken(username: string): ConflictError {
@@ -58,13 +60,13 @@ export function usernameTaken(username: string): ConflictError {
 async function loadForChange(tx: Tx, id: number) {
   const current = await repo.findUserById(tx, id)
   if (!current) throw new NotFoundError(`User ${id} does not exist`)
-  const roles = (await roleNamesByUser(tx, [id])).get(id) ?? []
-  const isActiveAdmin = current.status === 1 && roles.includes(ADMIN_ROLE)
+  const before = await presentUser(tx, current)
+  const isActiveAdmin = current.status === 1 && before.roles.includes(ADMIN_ROLE)
   const keepAnotherAdmin = async (change: string) => {
     if (isActiveAdmin && (await countActiveAdmins(tx, id)) === 0)
       throw new ConflictError(`User ${id} is the last enabled administrator and cannot ${change}; make another user admin first`)
   }
-  return { keepAnotherAdmin }
+  return { before, keepAnotherAdmin }
 }
 
 export function createUsersService({ database, clock, access }: UsersDeps) {
@@ -86,12 +88,13 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
       return p1(rows.map((row) => toUserResponse(row, roles.get(row.id) ?? [])), total, window)
     },
 
-    async create(input: CreateUserInput): Promise<UserResponse> {
+    async create(input: CreateUserInput, actor: Actor, principal: Principal): Promise<UserResponse> {
       const passwordHash = await hashPassword(input.password)
       const now = clock.now()
       try {
         return await database.write(async (tx) => {
-          const roleIds = await resolveRoleIds(tx, input.roles ?? [])
+          const roles = await resolveRoles(tx, input.roles ?? [])
+          await assertMayDelegate(tx, principal, roles, 'give these roles')
           const row = await repo.insertUser(tx, {
             username: input.username,
             passwordHash,
@@ -103,8 +106,10 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
             createdAt: now,
             updatedAt: now,
           })
-          await replaceUserRoles(tx, row.id, roleIds, now)
-          return presentUser(tx, row)
+          await replaceUserRoles(tx, row.id, roles.map((role) => role.id), now)
+          const created = await presentUser(tx, row)
+          await recordAudit(tx, actor, now, { action: 'user.create', resource: 'user', resourceId: row.id, after: created })
+          return created
         })
       } catch (error) {
         if (isUniqueViolation(error)) throw usernameTaken(input.username)
@@ -112,15 +117,21 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
       }
     },
 
-    async update(id: number, input: UpdateUserInput): Promise<UserResponse> {
+    async update(id: number, input: UpdateUserInput, actor: Actor, principal: Principal): Promise<UserResponse> {
       const now = clock.now()
       try {
         const result = await database.write(async (tx) => {
-          const { keepAnotherAdmin } = await loadForChange(tx, id)
+          const { before, keepAnotherAdmin } = await loadForChange(tx, id)
           if (input.status === 0) await keepAnotherAdmin('be disabled')
           if (input.roles && !input.roles.includes(ADMIN_ROLE)) await keepAnotherAdmin('lose role admin')
 
-          if (input.roles) await replaceUserRoles(tx, id, await resolveRoleIds(tx, input.roles), now)
+          if (input.roles) {
+            const roles = await resolveRoles(tx, input.roles)
+            const wanted = new Set(roles.map((role) => role.name))
+            const changed = [...roles.filter((role) => !before.roles.includes(role.name)), ...(await rolesOfUser(tx, id)).filter((role) => !wanted.has(role.name))]
+            await assertMayDelegate(tx, principal, changed, 'change these roles')
+            await replaceUserRoles(tx, id, roles.map((role) => role.id), now)
+          }
           const row = await repo.updateUser(tx, id, {
             username: input.username,
             name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
@@ -130,7 +141,9 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
             status: input.status,
             updatedAt: now,
           })
-          return presentUser(tx, row!)
+          const after = await presentUser(tx, row!)
+          await recordAudit(tx, actor, now, { action: 'user.update', resource: 'user', resourceId: id, before, after })
+          return after
         })
         access.invalidate(id)
         return result
@@ -140,17 +153,19 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
       }
     },
 
-    async remove(id: number): Promise<void> {
+    async remove(id: number, actor: Actor): Promise<void> {
+      const now = clock.now()
       await database.write(async (tx) => {
-        const { keepAnotherAdmin } = await loadForChange(tx, id)
+        const { before, keepAnotherAdmin } = await loadForChange(tx, id)
         await keepAnotherAdmin('be deleted')
         await repo.deleteUser(tx, id)
+        await recordAudit(tx, actor, now, { action: 'user.delete', resource: 'user', resourceId: id, before })
       })
       access.invalidate(id)
     },
 
     /** An administrator sets a new password; every session of that user ends. */
-    async setPassword(id: number, password: string): Promise<void> {
+    async setPassword(id: number, password: string, actor: Actor): Promise<void> {
       const passwordHash = await hashPassword(password)
       const now = clock.now()
       await database.write(async (tx) => {
@@ -158,6 +173,7 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
         if (!row) throw new NotFoundError(`User ${id} does not exist`)
         await repo.bumpTokenVersion(tx, id, now)
         await revokeUserRefreshTokens(tx, id, now)
+        await recordAudit(tx, actor, now, { action: 'user.password', resource: 'user', resourceId: id })
       })
       access.invalidate(id)
     },

@@ -1,0 +1,14 @@
+import { Elysia } from 'elysia'
+import type { AuthGuard } from '../../http/auth'
+import { Envelope, type Replier } from '../../http/envelope'
+import { P1 } from '../../http/pagination'
+import { AuditLog, AuditLogQuery } from './model'
+import type { AuditService } from './service'
+
+export const auditController = (guard: AuthGuard, reply: Replier, audit: AuditService) =>
+  new Elysia({ name: 'audit', prefix: '/api/v1/admin/audit-logs' }).use(guard).get('', async ({ query }) => reply.ok(await audit.list(query)), {
+    permission: 'audit:read',
+    query: AuditLogQuery,
+    response: Envelope(P1(AuditLog)),
+    detail: { tags: ['Audit'], summary: 'List audit entries, newest first' },
+  })

@@ -1,0 +1,96 @@
+import type { Database } from '../../db/client'
+import { ConflictError, NotFoundError } from '../../http/errors'
+import { pageWindow } from '../../http/pagination'
+import type { Clock } from '../../lib/clock'
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/sqlite-errors'
+import { requiredText } from '../../lib/text'
+import { recordAudit, type Actor } from '../audit/recorder'
+import type { DepartmentInput, DepartmentListQuery, DepartmentResponse } from './model'
+import * as repo from './repository'
+
+export function toDepartmentResponse(row: repo.DepartmentRow): DepartmentResponse {
+  return { id: row.id, name: row.name, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() }
+}
+
+const missing = (id: number) => new NotFoundError(`Department ${id} does not exist`)
+
+export function createDepartmentsService({ database, clock }: { database: Database; clock: Clock }) {
+  const { db } = database
+
+  /** Runs a change, turning the name index's refusal into a 409. */
+  const saving = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work()
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError(`A department named "${name}" already exists (names are unique ignoring case)`)
+      throw error
+    }
+  }
+
+  return {
+    async list(query: DepartmentListQuery) {
+      const window = pageWindow(query, 10)
+      const { rows, total } = await repo.listDepartments(db, query.name, window)
+      return { departments: rows.map(toDepartmentResponse), total, page: window.page, page_size: window.pageSize }
+    },
+
+    /** The public list: every department's id and name, by id. */
+    listPublic: () => repo.allDepartmentNames(db),
+
+    async get(id: number): Promise<DepartmentResponse> {
+      const row = await repo.findDepartment(db, id)
+      if (!row) throw missing(id)
+      return toDepartmentResponse(row)
+    },
+
+    create(input: DepartmentInput, actor: Actor): Promise<DepartmentResponse> {
+      const name = requiredText(input.name, 'name')
+      const now = clock.now()
+      return saving(name, () =>
+        database.write(async (tx) => {
+          const row = toDepartmentResponse(await repo.insertDepartment(tx, { name, createdAt: now, updatedAt: now }))
+          await recordAudit(tx, actor, now, { action: 'department.create', resource: 'department', resourceId: row.id, after: row })
+          return row
+        }),
+      )
+    },
+
+    update(id: number, input: DepartmentInput, actor: Actor): Promise<DepartmentResponse> {
+      const name = requiredText(input.name, 'name')
+      const now = clock.now()
+      return saving(name, () =>
+        database.write(async (tx) => {
+          const before = await repo.findDepartment(tx, id)
+          if (!before) throw missing(id)
+          const after = toDepartmentResponse((await repo.updateDepartment(tx, id, { name, updatedAt: now }))!)
+          await recordAudit(tx, actor, now, {
+            action: 'department.update',
+            resource: 'department',
+            resourceId: id,
+            before: toDepartmentResponse(before),
+            after,
+          })
+          return after
+        }),
+      )
+    },
+
+    async remove(id: number, actor: Actor): Promise<void> {
+      const now = clock.now()
+      try {
+        await database.write(async (tx) => {
+          const before = await repo.findDepartment(tx, id)
+          if (!before) throw missing(id)
+          await repo.deleteDepartment(tx, id)
+          await recordAudit(tx, actor, now, { action: 'department.delete', resource: 'department', resourceId: id, before: toDepartmentResponse(before) })
+        })
+      } catch (error) {
+        if (isForeignKeyViolation(error))
+          throw new ConflictError(`Department ${id} still has employees; move them to another department first`)
+        throw error
+      }
+    },
+  }
+}
+
+export type DepartmentsService = ReturnType<typeof createDepartmentsService>

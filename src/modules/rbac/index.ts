@@ -1,0 +1,136 @@
+import { Elysia, t } from 'elysia'
+import type { AuthGuard } from '../../http/auth'
+import { Envelope, type Replier } from '../../http/envelope'
+import type { LocalePlugin } from '../../http/locale'
+import { IdParams } from '../../http/models'
+import { P1 } from '../../http/pagination'
+import {
+  CreatePermissionBody,
+  CreateRoleBody,
+  Permission,
+  PermissionListQuery,
+  PermissionNameParams,
+  Role,
+  RoleAssignmentBody,
+  RoleHolder,
+  RoleListQuery,
+  RoleNameParams,
+  RolePermissionBody,
+  UpdateRoleBody,
+  UserIdParams,
+} from './model'
+import type { RbacService } from './service'
+
+const roleDetail = (summary: string) => ({ tags: ['Roles'], summary })
+const permissionDetail = (summary: string) => ({ tags: ['Permissions'], summary })
+const Done = Envelope(t.Null())
+
+export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, rbac: RbacService) =>
+  new Elysia({ name: 'roles', prefix: '/api/v1/admin/roles' })
+    .use(guard)
+    .use(locale)
+    .post('', async ({ body, actor, locale, set }) => reply.created(set, await rbac.createRole(body, actor, locale), 'Role created'), {
+      permission: 'roles:create',
+      body: CreateRoleBody,
+      response: { 201: Envelope(Role) },
+      detail: roleDetail('Create a role'),
+    })
+    .get('', async ({ query, locale }) => reply.ok(await rbac.listRoles(query, locale)), {
+      permission: 'roles:read',
+      query: RoleListQuery,
+      response: Envelope(P1(Role)),
+      detail: roleDetail('List roles'),
+    })
+    .post('/assign', async ({ body, actor, principal }) => reply.ok(await rbac.assign(body, actor, principal).then(() => null), 'Role assigned'), {
+      permission: 'roles:assign',
+      body: RoleAssignmentBody,
+      response: Done,
+      detail: roleDetail('Give a user a role (holding it already is fine)'),
+    })
+    .post('/revoke', async ({ body, actor, principal }) => reply.ok(await rbac.revoke(body, actor, principal).then(() => null), 'Role revoked'), {
+      permission: 'roles:assign',
+      body: RoleAssignmentBody,
+      response: Done,
+      detail: roleDetail('Take a role from a user'),
+    })
+    .get('/users/:user_id', async ({ params, locale }) => reply.ok(await rbac.rolesOfUser(params.user_id, locale)), {
+      permission: 'roles:read',
+      params: UserIdParams,
+      response: Envelope(t.Array(Role)),
+      detail: roleDetail('Roles a user holds'),
+    })
+    .get('/by-name/:role_name/users', async ({ params }) => reply.ok(await rbac.holdersOfRole(params.role_name)), {
+      permission: 'roles:read',
+      params: RoleNameParams,
+      response: Envelope(t.Array(RoleHolder)),
+      detail: roleDetail('Users holding a role'),
+    })
+    .post(
+      '/permissions/add',
+      async ({ body, actor, principal }) => reply.ok(await rbac.addPermission(body, actor, principal).then(() => null), 'Permission added to the role'),
+      {
+        permission: 'permissions:grant',
+        body: RolePermissionBody,
+        response: Done,
+        detail: roleDetail('Add a permission to a role'),
+      },
+    )
+    .post(
+      '/permissions/remove',
+      async ({ body, actor, principal }) =>
+        reply.ok(await rbac.removePermission(body, actor, principal).then(() => null), 'Permission removed from the role'),
+      {
+        permission: 'permissions:grant',
+        body: RolePermissionBody,
+        response: Done,
+        detail: roleDetail('Remove a permission from a role'),
+      },
+    )
+    .get('/by-name/:role_name/permissions', async ({ params }) => reply.ok(await rbac.permissionsOfRole(params.role_name)), {
+      permission: 'roles:read',
+      params: RoleNameParams,
+      response: Envelope(t.Array(Permission)),
+      detail: roleDetail('Permissions a role grants (admin: all)'),
+    })
+    .get('/:id', async ({ params, locale }) => reply.ok(await rbac.getRole(params.id, locale)), {
+      permission: 'roles:read',
+      params: IdParams,
+      response: Envelope(Role),
+      detail: roleDetail('Read a role'),
+    })
+    .put('/:id', async ({ params, body, actor, locale }) => reply.ok(await rbac.updateRole(params.id, body, actor, locale), 'Role updated'), {
+      permission: 'roles:update',
+      params: IdParams,
+      body: UpdateRoleBody,
+      response: Envelope(Role),
+      detail: roleDetail('Update a role; its name stays'),
+    })
+    .delete('/:id', async ({ params, actor }) => reply.ok(await rbac.removeRole(params.id, actor).then(() => null), 'Role deleted'), {
+      permission: 'roles:delete',
+      params: IdParams,
+      response: Done,
+      detail: roleDetail('Delete a role with its user and permission links'),
+    })
+
+export const permissionsController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, rbac: RbacService) =>
+  new Elysia({ name: 'permissions', prefix: '/api/v1/admin/permissions' })
+    .use(guard)
+    .use(locale)
+    .post('', async ({ body, actor, set }) => reply.created(set, await rbac.createPermission(body, actor), 'Permission created'), {
+      permission: 'permissions:create',
+      body: CreatePermissionBody,
+      response: { 201: Envelope(Permission) },
+      detail: permissionDetail('Create a permission'),
+    })
+    .get('', async ({ query }) => reply.ok(await rbac.listPermissions(query)), {
+      permission: 'permissions:read',
+      query: PermissionListQuery,
+      response: Envelope(P1(Permission)),
+      detail: permissionDetail('List permissions'),
+    })
+    .get('/by-name/:permission_name/roles', async ({ params, locale }) => reply.ok(await rbac.rolesOfPermission(params.permission_name, locale)), {
+      permission: 'permissions:read',
+      params: PermissionNameParams,
+      response: Envelope(t.Array(Role)),
+      detail: permissionDetail('Roles granting a permission (admin holds all)'),
+    })

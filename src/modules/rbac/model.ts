@@ -1,0 +1,103 @@
+import { t } from 'elysia'
+import { Id, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
+import { pageQuery } from '../../http/pagination'
+
+export const RoleName = t.String({
+  pattern: '^[a-z][a-z_]{1,49}$',
+  description: '2 to 50 lowercase letters or "_", starting with a letter; unique; cannot be changed',
+  examples: ['hr'],
+  error: 'must be 2 to 50 lowercase letters or "_", starting with a letter',
+})
+
+export const PermissionNameField = t.String({
+  pattern: '^[a-z][a-z0-9_-]{0,49}:[a-z][a-z0-9_-]{0,49}$',
+  description: '`resource:action` in lowercase letters, digits, "_" or "-"',
+  examples: ['salaries:read'],
+  error: 'must be resource:action in lowercase letters, digits, "_" or "-", such as salaries:read',
+})
+
+const Part = (what: string) =>
+  t.String({
+    pattern: '^[a-z][a-z0-9_-]{0,49}$',
+    description: `the ${what} part of the name; taken from the name when left out`,
+    error: `must be 1 to 50 lowercase letters, digits, "_" or "-", starting with a letter`,
+  })
+
+export const Role = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  display_name: t.String(),
+  description: t.String(),
+  status: t.Integer({ description: '1 = enabled, 0 = disabled (grants nothing)' }),
+  status_text: t.String({ description: 'enabled / disabled, or 启用 / 禁用 with Accept-Language: zh' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type RoleResponse = typeof Role.static
+
+export const Permission = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  display_name: t.String(),
+  description: t.String(),
+  resource: t.String(),
+  action: t.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type PermissionResponse = typeof Permission.static
+
+export const RoleHolder = t.Object({ id: t.Integer(), username: t.String(), name: t.String() })
+export type RoleHolderResponse = typeof RoleHolder.static
+
+export const CreateRoleBody = t.Object({
+  name: RoleName,
+  display_name: t.Optional(Text(100)),
+  description: t.Optional(t.String({ maxLength: 500 })),
+  status: t.Optional(Status()),
+})
+export type CreateRoleInput = typeof CreateRoleBody.static
+
+export const UpdateRoleBody = t.Object({
+  name: t.Optional(t.String({ maxLength: 50, description: 'accepted only when unchanged: a role keeps its name' })),
+  display_name: t.Optional(Text(100)),
+  description: t.Optional(t.String({ maxLength: 500 })),
+  status: t.Optional(Status()),
+})
+export type UpdateRoleInput = typeof UpdateRoleBody.static
+
+export const RoleListQuery = t.Object({
+  ...pageQuery(10),
+  search: t.Optional(t.String({ maxLength: 100, description: 'part of the name or display name, ignoring case' })),
+  status: t.Optional(StatusFilter()),
+})
+export type RoleListQuery = typeof RoleListQuery.static
+
+export const RoleAssignmentBody = t.Object({ user_id: Id, role_name: t.String({ minLength: 1, maxLength: 50 }) })
+export type RoleAssignmentInput = typeof RoleAssignmentBody.static
+
+export const RolePermissionBody = t.Object({
+  role_name: t.String({ minLength: 1, maxLength: 50 }),
+  permission_name: t.String({ minLength: 1, maxLength: 101 }),
+})
+export type RolePermissionInput = typeof RolePermissionBody.static
+
+export const CreatePermissionBody = t.Object({
+  name: PermissionNameField,
+  display_name: t.Optional(Text(100)),
+  description: t.Optional(t.String({ maxLength: 500 })),
+  resource: t.Optional(Part('resource')),
+  action: t.Optional(Part('action')),
+})
+export type CreatePermissionInput = typeof CreatePermissionBody.static
+
+export const PermissionListQuery = t.Object({
+  ...pageQuery(10),
+  search: t.Optional(t.String({ maxLength: 100, description: 'part of the name, display name or description, ignoring case' })),
+  resource: t.Optional(t.String({ maxLength: 50, description: 'exact resource, e.g. salaries' })),
+})
+export type PermissionListQuery = typeof PermissionListQuery.static
+
+export const UserIdParams = t.Object({ user_id: PositiveInt('user_id') })
+export const RoleNameParams = t.Object({ role_name: t.String({ minLength: 1, maxLength: 50 }) })
+export const PermissionNameParams = t.Object({ permission_name: t.String({ minLength: 1, maxLength: 101 }) })
