@@ -108,3 +108,30 @@ export const BAD_ID = invalidBody('id', 'must be a positive whole number')
 export function okBody(data: unknown, message = 'success') {
   return { code: 200, message, data, timestamp: NOW }
 }
+
+/** Every route that needs a permission, with that permission (from the route's docs). */
+export function guardedRoutes(app: App): { method: string; path: string; permission: string }[] {
+  return app.routes
+    .map((route) => ({
+      method: route.method,
+      path: route.path,
+      permission: (route.hooks.detail as { 'x-permission'?: string } | undefined)?.['x-permission'] ?? '',
+    }))
+    .filter((route) => route.permission !== '')
+}
+
+/** A concrete path for a route pattern: every path parameter gets a value of its kind. */
+export function samplePath(path: string): string {
+  return path
+    .replace(':role_name', 'admin')
+    .replace(':permission_name', 'users:read')
+    .replace(/:\w+/g, '1')
+}
+
+/** A user created through the API (by `token`) and signed in; returns the user's id and token. */
+export async function makeUser(app: App, token: string, username: string, roles: string[] = []): Promise<{ id: number; token: string }> {
+  const password = `${username}-password-1`
+  const created = await req(app, 'POST', '/api/v1/admin/users', { token, body: { username, password, name: username, roles } })
+  if (created.status !== 201) throw new Error(`creating ${username} failed: ${JSON.stringify(created.body)}`)
+  return { id: created.body.data.id, token: await login(app, username, password) }
+}

@@ -56,7 +56,7 @@ export function createAuthGuard(tokens: TokenService, access: AccessResolver) {
       resolve,
     },
     permission: (permission: PermissionName) => ({
-      detail: { ...SECURED, description: `Needs permission \`${permission}\`.` },
+      detail: { ...SECURED, description: `Needs permission \`${permission}\`.`, 'x-permission': permission },
       async transform({ headers, request }) {
         const principal = await authenticate(headers.authorization, tokens, access)
         if (!allows(principal.ability, permission))
