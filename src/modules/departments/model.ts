@@ -2,9 +2,12 @@ import { t } from 'elysia'
 import { Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
 
+export const DEPARTMENT_NAME_MAX = 100
+
+/** The bound here leaves room for surrounding spaces; the service checks the trimmed length. */
 const DepartmentName = t.String({
   minLength: 1,
-  maxLength: 100,
+  maxLength: 2 * DEPARTMENT_NAME_MAX,
   description: '1 to 100 characters after trimming; unique ignoring case',
   examples: ['Engineering'],
 })

@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock'
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
-import type { DepartmentInput, DepartmentListQuery, DepartmentResponse } from './model'
+import { DEPARTMENT_NAME_MAX, type DepartmentInput, type DepartmentListQuery, type DepartmentResponse } from './model'
 import * as repo from './repository'
 
 export function toDepartmentResponse(row: repo.DepartmentRow): DepartmentResponse {
@@ -44,7 +44,7 @@ export function createDepartmentsService({ database, clock }: { database: Databa
     },
 
     create(input: DepartmentInput, actor: Actor): Promise<DepartmentResponse> {
-      const name = requiredText(input.name, 'name')
+      const name = requiredText(input.name, 'name', DEPARTMENT_NAME_MAX)
       const now = clock.now()
       return saving(name, () =>
         database.write(async (tx) => {
@@ -56,7 +56,7 @@ export function createDepartmentsService({ database, clock }: { database: Databa
     },
 
     update(id: number, input: DepartmentInput, actor: Actor): Promise<DepartmentResponse> {
-      const name = requiredText(input.name, 'name')
+      const name = requiredText(input.name, 'name', DEPARTMENT_NAME_MAX)
       const now = clock.now()
       return saving(name, () =>
         database.write(async (tx) => {

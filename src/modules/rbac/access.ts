@@ -22,7 +22,13 @@ export interface AccessResolver {
   invalidate(userId?: number): void
 }
 
-export function createAccessResolver(db: Db, ttlMs = 1000): AccessResolver {
+/**
+ * Half a second: another instance's change must show within one second, and a request
+ * that read the cache just before the change still counts against that second.
+ */
+export const ACCESS_CACHE_TTL_MS = 500
+
+export function createAccessResolver(db: Db, ttlMs = ACCESS_CACHE_TTL_MS): AccessResolver {
   const cache = new Map<number, { until: number; principal: Promise<Principal | null> }>()
   let generation = 0
 

@@ -1,0 +1,329 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { asc, count } from 'drizzle-orm'
+import { auditLogs } from '../src/db/schema'
+import { ADMIN_PASSWORD, errorBody, invalidBody, login, NOW, okBody, req, startApp, type TestApp } from './helpers'
+
+const LATER = '2024-03-15T10:30:00.000Z'
+const BOB_PASSWORD = 'bob-password-1'
+const BOB_NEW_PASSWORD = 'bob-password-2'
+
+let t: TestApp
+let admin: string
+let bob: string
+const secrets: string[] = [ADMIN_PASSWORD, BOB_PASSWORD, BOB_NEW_PASSWORD]
+
+beforeAll(async () => {
+  t = await startApp()
+})
+
+afterAll(() => t.close())
+
+const entries = () => t.deps.database.db.select().from(auditLogs).orderBy(asc(auditLogs.id))
+const total = async () => (await t.deps.database.db.select({ n: count() }).from(auditLogs))[0].n
+
+interface Step {
+  method: string
+  path: string
+  body?: unknown
+  as?: () => string
+  status: number
+  /** what the one new entry says; absent for a refused request, which must add none */
+  entry?: { actorId: number; action: string; resource: string; resourceId: string }
+  /** keeps what the reply returns (tokens) */
+  keep?: (data: { access_token?: string; refresh_token?: string }) => void
+}
+
+let refreshToken = ''
+
+const STEPS: Step[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/auth/login',
+    body: { username: 'admin', password: ADMIN_PASSWORD },
+    status: 200,
+    entry: { actorId: 1, action: 'auth.login', resource: 'user', resourceId: '1' },
+    keep: (data) => {
+      admin = data.access_token!
+      refreshToken = data.refresh_token!
+      secrets.push(admin, refreshToken)
+    },
+  },
+  { method: 'POST', path: '/api/v1/auth/login', body: { username: 'admin', password: 'wrong-password' }, status: 401 },
+  { method: 'POST', path: '/api/v1/auth/refresh', body: { refresh_token: 'not-a-token' }, status: 401 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/users',
+    body: { username: 'bob', password: BOB_PASSWORD, name: 'Bob' },
+    status: 201,
+    entry: { actorId: 1, action: 'user.create', resource: 'user', resourceId: '2' },
+  },
+  { method: 'POST', path: '/api/v1/admin/users', body: { username: 'BOB', password: BOB_PASSWORD, name: 'Bob' }, status: 409 },
+  { method: 'PUT', path: '/api/v1/admin/users/2', body: { name: 'Bobby' }, status: 200, entry: { actorId: 1, action: 'user.update', resource: 'user', resourceId: '2' } },
+  { method: 'PUT', path: '/api/v1/admin/users/99', body: { name: 'Nobody' }, status: 404 },
+  { method: 'PUT', path: '/api/v1/admin/users/1', body: { status: 0 }, status: 409 },
+  {
+    method: 'PUT',
+    path: '/api/v1/admin/users/2/password',
+    body: { password: BOB_PASSWORD },
+    status: 200,
+    entry: { actorId: 1, action: 'user.password', resource: 'user', resourceId: '2' },
+  },
+  { method: 'POST', path: '/api/v1/admin/companies', body: { name: 'Acme' }, status: 201, entry: { actorId: 1, action: 'company.create', resource: 'company', resourceId: '1' } },
+  { method: 'PUT', path: '/api/v1/admin/companies/1', body: { timezone: 'Asia/Shanghai' }, status: 200, entry: { actorId: 1, action: 'company.update', resource: 'company', resourceId: '1' } },
+  { method: 'POST', path: '/api/v1/admin/departments', body: { name: 'Eng' }, status: 201, entry: { actorId: 1, action: 'department.create', resource: 'department', resourceId: '1' } },
+  { method: 'POST', path: '/api/v1/admin/departments', body: { name: 'ENG' }, status: 409 },
+  { method: 'PUT', path: '/api/v1/admin/departments/1', body: { name: 'Engineering' }, status: 200, entry: { actorId: 1, action: 'department.update', resource: 'department', resourceId: '1' } },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/employees',
+    body: { name: 'Ann', department_id: 1, company_id: 1 },
+    status: 201,
+    entry: { actorId: 1, action: 'employee.create', resource: 'employee', resourceId: '1' },
+  },
+  { method: 'POST', path: '/api/v1/admin/employees', body: { name: 'Ghost', department_id: 9 }, status: 400 },
+  { method: 'DELETE', path: '/api/v1/admin/departments/1', status: 409 },
+  { method: 'DELETE', path: '/api/v1/admin/companies/1', status: 409 },
+  { method: 'PUT', path: '/api/v1/admin/employees/1', body: { position: 'Engineer' }, status: 200, entry: { actorId: 1, action: 'employee.update', resource: 'employee', resourceId: '1' } },
+  { method: 'DELETE', path: '/api/v1/admin/employees/1', status: 200, entry: { actorId: 1, action: 'employee.delete', resource: 'employee', resourceId: '1' } },
+  { method: 'DELETE', path: '/api/v1/admin/departments/1', status: 200, entry: { actorId: 1, action: 'department.delete', resource: 'department', resourceId: '1' } },
+  { method: 'DELETE', path: '/api/v1/admin/companies/1', status: 200, entry: { actorId: 1, action: 'company.delete', resource: 'company', resourceId: '1' } },
+  { method: 'POST', path: '/api/v1/admin/roles', body: { name: 'hr' }, status: 201, entry: { actorId: 1, action: 'role.create', resource: 'role', resourceId: '3' } },
+  { method: 'POST', path: '/api/v1/admin/roles', body: { name: 'HR' }, status: 400 },
+  { method: 'PUT', path: '/api/v1/admin/roles/3', body: { display_name: 'HR' }, status: 200, entry: { actorId: 1, action: 'role.update', resource: 'role', resourceId: '3' } },
+  { method: 'PUT', path: '/api/v1/admin/roles/1', body: { status: 0 }, status: 403 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/permissions',
+    body: { name: 'salaries:read' },
+    status: 201,
+    entry: { actorId: 1, action: 'permission.create', resource: 'permission', resourceId: '26' },
+  },
+  { method: 'POST', path: '/api/v1/admin/permissions', body: { name: 'salaries:read' }, status: 409 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/roles/permissions/add',
+    body: { role_name: 'hr', permission_name: 'salaries:read' },
+    status: 200,
+    entry: { actorId: 1, action: 'role.permission.add', resource: 'role', resourceId: '3' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/roles/permissions/remove',
+    body: { role_name: 'hr', permission_name: 'salaries:read' },
+    status: 200,
+    entry: { actorId: 1, action: 'role.permission.remove', resource: 'role', resourceId: '3' },
+  },
+  { method: 'POST', path: '/api/v1/admin/roles/permissions/remove', body: { role_name: 'admin', permission_name: 'salaries:read' }, status: 403 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/roles/assign',
+    body: { user_id: 2, role_name: 'hr' },
+    status: 200,
+    entry: { actorId: 1, action: 'role.assign', resource: 'user', resourceId: '2' },
+  },
+  { method: 'POST', path: '/api/v1/admin/roles/assign', body: { user_id: 99, role_name: 'hr' }, status: 404 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/roles/revoke',
+    body: { user_id: 2, role_name: 'hr' },
+    status: 200,
+    entry: { actorId: 1, action: 'role.revoke', resource: 'user', resourceId: '2' },
+  },
+  { method: 'POST', path: '/api/v1/admin/roles/revoke', body: { user_id: 1, role_name: 'admin' }, status: 409 },
+  { method: 'DELETE', path: '/api/v1/admin/roles/1', status: 403 },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/login',
+    body: { username: 'bob', password: BOB_PASSWORD },
+    status: 200,
+    entry: { actorId: 2, action: 'auth.login', resource: 'user', resourceId: '2' },
+    keep: (data) => {
+      bob = data.access_token!
+      secrets.push(bob)
+    },
+  },
+  { method: 'PUT', path: '/api/v1/auth/password', as: () => bob, body: { old_password: 'wrong-password', new_password: BOB_NEW_PASSWORD }, status: 400 },
+  {
+    method: 'PUT',
+    path: '/api/v1/auth/password',
+    as: () => bob,
+    body: { old_password: BOB_PASSWORD, new_password: BOB_NEW_PASSWORD },
+    status: 200,
+    entry: { actorId: 2, action: 'auth.password', resource: 'user', resourceId: '2' },
+    keep: (data) => {
+      bob = data.access_token!
+      secrets.push(bob, data.refresh_token!)
+    },
+  },
+  { method: 'POST', path: '/api/v1/auth/logout', as: () => bob, status: 200, entry: { actorId: 2, action: 'auth.logout', resource: 'user', resourceId: '2' } },
+  { method: 'DELETE', path: '/api/v1/admin/roles/3', status: 200, entry: { actorId: 1, action: 'role.delete', resource: 'role', resourceId: '3' } },
+  { method: 'DELETE', path: '/api/v1/admin/users/2', status: 200, entry: { actorId: 1, action: 'user.delete', resource: 'user', resourceId: '2' } },
+  { method: 'DELETE', path: '/api/v1/admin/users/1', status: 409 },
+]
+
+// after the admin's first sign-in, so the token exists
+STEPS.splice(1, 0, {
+  method: 'POST',
+  path: '/api/v1/auth/refresh',
+  body: {
+    get refresh_token() {
+      return refreshToken
+    },
+  },
+  status: 200,
+  entry: { actorId: 1, action: 'auth.refresh', resource: 'user', resourceId: '1' },
+  keep: (data) => {
+    admin = data.access_token!
+    secrets.push(admin, data.refresh_token!)
+  },
+})
+
+describe('every change leaves exactly one audit entry; a refused one leaves none', () => {
+  test('the steps cover every route that changes something', () => {
+    const changing = t.app.routes
+      .filter((route) => route.method !== 'GET' && route.path.startsWith('/api/'))
+      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '1')}`)
+    const covered = new Set(STEPS.filter((step) => step.entry).map((step) => `${step.method} ${step.path.replace(/\/\d+/g, '/1')}`))
+    expect(changing.filter((route) => !covered.has(route))).toEqual([])
+  })
+
+  test.each(STEPS.map((step, i) => [i, step] as const))('%i: %o', async (_, step) => {
+    const before = await total()
+    const token = step.as?.() ?? admin
+    const body = step.body === undefined ? undefined : JSON.parse(JSON.stringify(step.body))
+    const reply = await req(t.app, step.method, step.path, { token, body })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(step.status)
+    step.keep?.(reply.body.data)
+    const added = (await entries()).slice(before)
+    if (!step.entry) return expect(added).toEqual([])
+    expect(added).toHaveLength(1)
+    const { actorId, action, resource, resourceId, ip, createdAt } = added[0]
+    expect({ actorId, action, resource, resourceId, ip, createdAt }).toEqual({ ...step.entry, ip: null, createdAt: new Date(NOW) })
+  })
+
+  test('no password, hash or token is ever written', async () => {
+    const written = JSON.stringify(await entries())
+    for (const secret of secrets) expect(written).not.toContain(secret)
+    expect(written).not.toContain('$argon2')
+    expect(written).not.toMatch(/"[a-z_]*(password|token|hash|secret)[a-z_]*":/i)
+  })
+})
+
+describe('what an entry holds', () => {
+  test('an update keeps the resource before and after', async () => {
+    const reply = await req(t.app, 'GET', '/api/v1/admin/audit-logs?action=company.update', { token: admin })
+    const company = { id: 1, name: 'Acme', created_at: NOW, updated_at: NOW }
+    expect(reply.body).toEqual(
+      okBody({
+        list: [
+          {
+            id: 7,
+            actor_id: 1,
+            actor_username: 'admin',
+            action: 'company.update',
+            resource: 'company',
+            resource_id: '1',
+            before: { ...company, timezone: null },
+            after: { ...company, timezone: 'Asia/Shanghai' },
+            ip: null,
+            created_at: NOW,
+          },
+        ],
+        total: 1,
+        page: 1,
+        page_size: 10,
+      }),
+    )
+  })
+
+  test('role changes show the roles a user held before and after; a deleted actor keeps the id', async () => {
+    const assign = await req(t.app, 'GET', '/api/v1/admin/audit-logs?action=role.assign', { token: admin })
+    expect(assign.body.data.list[0]).toMatchObject({ before: { roles: [] }, after: { roles: ['hr'] } })
+    const logout = await req(t.app, 'GET', '/api/v1/admin/audit-logs?action=auth.logout', { token: admin })
+    expect(logout.body.data.list[0]).toMatchObject({ actor_id: 2, actor_username: null, before: null, after: null })
+    const roleDelete = await req(t.app, 'GET', '/api/v1/admin/audit-logs?action=role.delete', { token: admin })
+    expect(roleDelete.body.data.list[0]).toMatchObject({
+      before: { id: 3, name: 'hr', display_name: 'HR', user_ids: [], permissions: [] },
+      after: null,
+    })
+  })
+})
+
+describe('the audit list', () => {
+  test('newest first, style P1, filtered by actor, resource and action', async () => {
+    const all = await req(t.app, 'GET', '/api/v1/admin/audit-logs?page_size=100', { token: admin })
+    const expected = STEPS.filter((step) => step.entry).length
+    expect(all.body.data.total).toBe(expected)
+    expect(all.body.data.list.map((entry: { id: number }) => entry.id)).toEqual(
+      Array.from({ length: expected }, (_, i) => expected - i),
+    )
+    const byBob = await req(t.app, 'GET', '/api/v1/admin/audit-logs?actor_id=2', { token: admin })
+    expect(byBob.body.data.list.map((entry: { action: string }) => entry.action)).toEqual(['auth.logout', 'auth.password', 'auth.login'])
+    const roles = await req(t.app, 'GET', '/api/v1/admin/audit-logs?resource=role&page_size=2&page=2', { token: admin })
+    expect(roles.body.data.list.map((entry: { action: string }) => entry.action)).toEqual(['role.permission.add', 'role.update'])
+    expect(roles.body.data).toMatchObject({ total: 5, page: 2, page_size: 2 })
+  })
+
+  test('from and to bound the time; a bare date is a whole UTC day', async () => {
+    t.clock.set(LATER)
+    try {
+    await req(t.app, 'POST', '/api/v1/admin/departments', { token: admin, body: { name: 'Later' } })
+    const count = async (query: string) => (await req(t.app, 'GET', `/api/v1/admin/audit-logs?${query}`, { token: admin })).body.data.total
+    const all = await count('')
+    expect(await count(`from=${LATER}`)).toBe(1)
+    expect(await count(`to=${NOW}`)).toBe(all - 1)
+    expect(await count('from=2024-03-15T09:30:00.001Z')).toBe(1)
+    expect(await count('from=2024-03-15T18:30:00%2B08:00')).toBe(1)
+    expect(await count('from=2024-03-15T18:30:00.001%2B08:00')).toBe(0)
+    expect(await count('from=2024-03-15&to=2024-03-15')).toBe(all)
+    expect(await count('to=2024-03-14')).toBe(0)
+    expect(await count('from=2024-03-16')).toBe(0)
+
+    const reversed = await req(t.app, 'GET', '/api/v1/admin/audit-logs?from=2024-03-16&to=2024-03-15', { token: admin })
+    expect(reversed.body).toEqual({
+      ...errorBody(400, 'from must not be later than to', { errors: [{ field: 'from', message: 'is later than to' }] }),
+      timestamp: LATER,
+    })
+    const bad = await req(t.app, 'GET', '/api/v1/admin/audit-logs?to=2024-13-01', { token: admin })
+    expect(bad.body).toEqual({
+      ...errorBody(400, 'to "2024-13-01" is not a real date or time', { errors: [{ field: 'to', message: 'is not a real date or time' }] }),
+      timestamp: LATER,
+    })
+    const words = await req(t.app, 'GET', '/api/v1/admin/audit-logs?from=yesterday', { token: admin })
+    expect(words.body).toEqual({
+      ...invalidBody('from', 'must be a date YYYY-MM-DD or an ISO 8601 timestamp such as 2024-03-15T09:30:00Z'),
+      timestamp: LATER,
+    })
+    } finally {
+      t.clock.set(NOW)
+    }
+  })
+
+  test('needs audit:read', async () => {
+    const clerk = await req(t.app, 'POST', '/api/v1/admin/users', { token: admin, body: { username: 'clerk', password: 'clerk-password', name: 'Clerk' } })
+    expect(clerk.status, JSON.stringify(clerk.body)).toBe(201)
+    const token = await login(t.app, 'clerk', 'clerk-password')
+    expect((await req(t.app, 'GET', '/api/v1/admin/audit-logs', { token })).body).toEqual(
+      errorBody(403, 'Your roles do not grant the permission audit:read; ask an administrator for it'),
+    )
+    expect(clerk.status).toBe(201)
+  })
+})
+
+describe('over a real connection', () => {
+  test('the entry keeps the client address', async () => {
+    const server = t.app.listen({ port: 0, hostname: '127.0.0.1' })
+    try {
+      const response = await fetch(`http://127.0.0.1:${server.server!.port}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+      })
+      expect(response.status).toBe(200)
+      const [last] = (await entries()).slice(-1)
+      expect(last).toMatchObject({ action: 'auth.login', actorId: 1, ip: '127.0.0.1' })
+    } finally {
+      await server.stop()
+    }
+  })
+})
