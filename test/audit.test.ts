@@ -58,7 +58,13 @@ const STEPS: Step[] = [
     entry: { actorId: 1, action: 'user.create', resource: 'user', resourceId: '2' },
   },
   { method: 'POST', path: '/api/v1/admin/users', body: { username: 'BOB', password: BOB_PASSWORD, name: 'Bob' }, status: 409 },
-  { method: 'PUT', path: '/api/v1/admin/users/2', body: { name: 'Bobby' }, status: 200, entry: { actorId: 1, action: 'user.update', resource: 'user', resourceId: '2' } },
+  {
+    method: 'PUT',
+    path: '/api/v1/admin/users/2',
+    body: { name: 'Bobby' },
+    status: 200,
+    entry: { actorId: 1, action: 'user.update', resource: 'user', resourceId: '2' },
+  },
   { method: 'PUT', path: '/api/v1/admin/users/99', body: { name: 'Nobody' }, status: 404 },
   { method: 'PUT', path: '/api/v1/admin/users/1', body: { status: 0 }, status: 409 },
   {
@@ -68,11 +74,35 @@ const STEPS: Step[] = [
     status: 200,
     entry: { actorId: 1, action: 'user.password', resource: 'user', resourceId: '2' },
   },
-  { method: 'POST', path: '/api/v1/admin/companies', body: { name: 'Acme' }, status: 201, entry: { actorId: 1, action: 'company.create', resource: 'company', resourceId: '1' } },
-  { method: 'PUT', path: '/api/v1/admin/companies/1', body: { timezone: 'Asia/Shanghai' }, status: 200, entry: { actorId: 1, action: 'company.update', resource: 'company', resourceId: '1' } },
-  { method: 'POST', path: '/api/v1/admin/departments', body: { name: 'Eng' }, status: 201, entry: { actorId: 1, action: 'department.create', resource: 'department', resourceId: '1' } },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/companies',
+    body: { name: 'Acme' },
+    status: 201,
+    entry: { actorId: 1, action: 'company.create', resource: 'company', resourceId: '1' },
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/admin/companies/1',
+    body: { timezone: 'Asia/Shanghai' },
+    status: 200,
+    entry: { actorId: 1, action: 'company.update', resource: 'company', resourceId: '1' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/departments',
+    body: { name: 'Eng' },
+    status: 201,
+    entry: { actorId: 1, action: 'department.create', resource: 'department', resourceId: '1' },
+  },
   { method: 'POST', path: '/api/v1/admin/departments', body: { name: 'ENG' }, status: 409 },
-  { method: 'PUT', path: '/api/v1/admin/departments/1', body: { name: 'Engineering' }, status: 200, entry: { actorId: 1, action: 'department.update', resource: 'department', resourceId: '1' } },
+  {
+    method: 'PUT',
+    path: '/api/v1/admin/departments/1',
+    body: { name: 'Engineering' },
+    status: 200,
+    entry: { actorId: 1, action: 'department.update', resource: 'department', resourceId: '1' },
+  },
   {
     method: 'POST',
     path: '/api/v1/admin/employees',
@@ -83,13 +113,46 @@ const STEPS: Step[] = [
   { method: 'POST', path: '/api/v1/admin/employees', body: { name: 'Ghost', department_id: 9 }, status: 400 },
   { method: 'DELETE', path: '/api/v1/admin/departments/1', status: 409 },
   { method: 'DELETE', path: '/api/v1/admin/companies/1', status: 409 },
-  { method: 'PUT', path: '/api/v1/admin/employees/1', body: { position: 'Engineer' }, status: 200, entry: { actorId: 1, action: 'employee.update', resource: 'employee', resourceId: '1' } },
-  { method: 'DELETE', path: '/api/v1/admin/employees/1', status: 200, entry: { actorId: 1, action: 'employee.delete', resource: 'employee', resourceId: '1' } },
-  { method: 'DELETE', path: '/api/v1/admin/departments/1', status: 200, entry: { actorId: 1, action: 'department.delete', resource: 'department', resourceId: '1' } },
-  { method: 'DELETE', path: '/api/v1/admin/companies/1', status: 200, entry: { actorId: 1, action: 'company.delete', resource: 'company', resourceId: '1' } },
-  { method: 'POST', path: '/api/v1/admin/roles', body: { name: 'hr' }, status: 201, entry: { actorId: 1, action: 'role.create', resource: 'role', resourceId: '3' } },
+  {
+    method: 'PUT',
+    path: '/api/v1/admin/employees/1',
+    body: { position: 'Engineer' },
+    status: 200,
+    entry: { actorId: 1, action: 'employee.update', resource: 'employee', resourceId: '1' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/admin/employees/1',
+    status: 200,
+    entry: { actorId: 1, action: 'employee.delete', resource: 'employee', resourceId: '1' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/admin/departments/1',
+    status: 200,
+    entry: { actorId: 1, action: 'department.delete', resource: 'department', resourceId: '1' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/admin/companies/1',
+    status: 200,
+    entry: { actorId: 1, action: 'company.delete', resource: 'company', resourceId: '1' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/roles',
+    body: { name: 'hr' },
+    status: 201,
+    entry: { actorId: 1, action: 'role.create', resource: 'role', resourceId: '3' },
+  },
   { method: 'POST', path: '/api/v1/admin/roles', body: { name: 'HR' }, status: 400 },
-  { method: 'PUT', path: '/api/v1/admin/roles/3', body: { display_name: 'HR' }, status: 200, entry: { actorId: 1, action: 'role.update', resource: 'role', resourceId: '3' } },
+  {
+    method: 'PUT',
+    path: '/api/v1/admin/roles/3',
+    body: { display_name: 'HR' },
+    status: 200,
+    entry: { actorId: 1, action: 'role.update', resource: 'role', resourceId: '3' },
+  },
   { method: 'PUT', path: '/api/v1/admin/roles/1', body: { status: 0 }, status: 403 },
   {
     method: 'POST',
@@ -113,7 +176,12 @@ const STEPS: Step[] = [
     status: 200,
     entry: { actorId: 1, action: 'role.permission.remove', resource: 'role', resourceId: '3' },
   },
-  { method: 'POST', path: '/api/v1/admin/roles/permissions/remove', body: { role_name: 'admin', permission_name: 'salaries:read' }, status: 403 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/roles/permissions/remove',
+    body: { role_name: 'admin', permission_name: 'salaries:read' },
+    status: 403,
+  },
   {
     method: 'POST',
     path: '/api/v1/admin/roles/assign',
@@ -142,7 +210,13 @@ const STEPS: Step[] = [
       secrets.push(bob)
     },
   },
-  { method: 'PUT', path: '/api/v1/auth/password', as: () => bob, body: { old_password: 'wrong-password', new_password: BOB_NEW_PASSWORD }, status: 400 },
+  {
+    method: 'PUT',
+    path: '/api/v1/auth/password',
+    as: () => bob,
+    body: { old_password: 'wrong-password', new_password: BOB_NEW_PASSWORD },
+    status: 400,
+  },
   {
     method: 'PUT',
     path: '/api/v1/auth/password',
@@ -155,9 +229,25 @@ const STEPS: Step[] = [
       secrets.push(bob, data.refresh_token!)
     },
   },
-  { method: 'POST', path: '/api/v1/auth/logout', as: () => bob, status: 200, entry: { actorId: 2, action: 'auth.logout', resource: 'user', resourceId: '2' } },
-  { method: 'DELETE', path: '/api/v1/admin/roles/3', status: 200, entry: { actorId: 1, action: 'role.delete', resource: 'role', resourceId: '3' } },
-  { method: 'DELETE', path: '/api/v1/admin/users/2', status: 200, entry: { actorId: 1, action: 'user.delete', resource: 'user', resourceId: '2' } },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/logout',
+    as: () => bob,
+    status: 200,
+    entry: { actorId: 2, action: 'auth.logout', resource: 'user', resourceId: '2' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/admin/roles/3',
+    status: 200,
+    entry: { actorId: 1, action: 'role.delete', resource: 'role', resourceId: '3' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/admin/users/2',
+    status: 200,
+    entry: { actorId: 1, action: 'user.delete', resource: 'user', resourceId: '2' },
+  },
   { method: 'DELETE', path: '/api/v1/admin/users/1', status: 409 },
 ]
 
@@ -254,9 +344,7 @@ describe('the audit list', () => {
     const all = await req(t.app, 'GET', '/api/v1/admin/audit-logs?page_size=100', { token: admin })
     const expected = STEPS.filter((step) => step.entry).length
     expect(all.body.data.total).toBe(expected)
-    expect(all.body.data.list.map((entry: { id: number }) => entry.id)).toEqual(
-      Array.from({ length: expected }, (_, i) => expected - i),
-    )
+    expect(all.body.data.list.map((entry: { id: number }) => entry.id)).toEqual(Array.from({ length: expected }, (_, i) => expected - i))
     const byBob = await req(t.app, 'GET', '/api/v1/admin/audit-logs?actor_id=2', { token: admin })
     expect(byBob.body.data.list.map((entry: { action: string }) => entry.action)).toEqual(['auth.logout', 'auth.password', 'auth.login'])
     const roles = await req(t.app, 'GET', '/api/v1/admin/audit-logs?resource=role&page_size=2&page=2', { token: admin })
@@ -267,40 +355,46 @@ describe('the audit list', () => {
   test('from and to bound the time; a bare date is a whole UTC day', async () => {
     t.clock.set(LATER)
     try {
-    await req(t.app, 'POST', '/api/v1/admin/departments', { token: admin, body: { name: 'Later' } })
-    const count = async (query: string) => (await req(t.app, 'GET', `/api/v1/admin/audit-logs?${query}`, { token: admin })).body.data.total
-    const all = await count('')
-    expect(await count(`from=${LATER}`)).toBe(1)
-    expect(await count(`to=${NOW}`)).toBe(all - 1)
-    expect(await count('from=2024-03-15T09:30:00.001Z')).toBe(1)
-    expect(await count('from=2024-03-15T18:30:00%2B08:00')).toBe(1)
-    expect(await count('from=2024-03-15T18:30:00.001%2B08:00')).toBe(0)
-    expect(await count('from=2024-03-15&to=2024-03-15')).toBe(all)
-    expect(await count('to=2024-03-14')).toBe(0)
-    expect(await count('from=2024-03-16')).toBe(0)
+      await req(t.app, 'POST', '/api/v1/admin/departments', { token: admin, body: { name: 'Later' } })
+      const count = async (query: string) =>
+        (await req(t.app, 'GET', `/api/v1/admin/audit-logs?${query}`, { token: admin })).body.data.total
+      const all = await count('')
+      expect(await count(`from=${LATER}`)).toBe(1)
+      expect(await count(`to=${NOW}`)).toBe(all - 1)
+      expect(await count('from=2024-03-15T09:30:00.001Z')).toBe(1)
+      expect(await count('from=2024-03-15T18:30:00%2B08:00')).toBe(1)
+      expect(await count('from=2024-03-15T18:30:00.001%2B08:00')).toBe(0)
+      expect(await count('from=2024-03-15&to=2024-03-15')).toBe(all)
+      expect(await count('to=2024-03-14')).toBe(0)
+      expect(await count('from=2024-03-16')).toBe(0)
 
-    const reversed = await req(t.app, 'GET', '/api/v1/admin/audit-logs?from=2024-03-16&to=2024-03-15', { token: admin })
-    expect(reversed.body).toEqual({
-      ...errorBody(400, 'from must not be later than to', { errors: [{ field: 'from', message: 'is later than to' }] }),
-      timestamp: LATER,
-    })
-    const bad = await req(t.app, 'GET', '/api/v1/admin/audit-logs?to=2024-13-01', { token: admin })
-    expect(bad.body).toEqual({
-      ...errorBody(400, 'to "2024-13-01" is not a real date or time', { errors: [{ field: 'to', message: 'is not a real date or time' }] }),
-      timestamp: LATER,
-    })
-    const words = await req(t.app, 'GET', '/api/v1/admin/audit-logs?from=yesterday', { token: admin })
-    expect(words.body).toEqual({
-      ...invalidBody('from', 'must be a date YYYY-MM-DD or an ISO 8601 timestamp such as 2024-03-15T09:30:00Z'),
-      timestamp: LATER,
-    })
+      const reversed = await req(t.app, 'GET', '/api/v1/admin/audit-logs?from=2024-03-16&to=2024-03-15', { token: admin })
+      expect(reversed.body).toEqual({
+        ...errorBody(400, 'from must not be later than to', { errors: [{ field: 'from', message: 'is later than to' }] }),
+        timestamp: LATER,
+      })
+      const bad = await req(t.app, 'GET', '/api/v1/admin/audit-logs?to=2024-13-01', { token: admin })
+      expect(bad.body).toEqual({
+        ...errorBody(400, 'to "2024-13-01" is not a real date or time', {
+          errors: [{ field: 'to', message: 'is not a real date or time' }],
+        }),
+        timestamp: LATER,
+      })
+      const words = await req(t.app, 'GET', '/api/v1/admin/audit-logs?from=yesterday', { token: admin })
+      expect(words.body).toEqual({
+        ...invalidBody('from', 'must be a date YYYY-MM-DD or an ISO 8601 timestamp such as 2024-03-15T09:30:00Z'),
+        timestamp: LATER,
+      })
     } finally {
       t.clock.set(NOW)
     }
   })
 
   test('needs audit:read', async () => {
-    const clerk = await req(t.app, 'POST', '/api/v1/admin/users', { token: admin, body: { username: 'clerk', password: 'clerk-password', name: 'Clerk' } })
+    const clerk = await req(t.app, 'POST', '/api/v1/admin/users', {
+      token: admin,
+      body: { username: 'clerk', password: 'clerk-password', name: 'Clerk' },
+    })
     expect(clerk.status, JSON.stringify(clerk.body)).toBe(201)
     const token = await login(t.app, 'clerk', 'clerk-password')
     expect((await req(t.app, 'GET', '/api/v1/admin/audit-logs', { token })).body).toEqual(

@@ -19,8 +19,7 @@ afterAll(() => t.close())
 const department = (id: number, name: string, updated_at = NOW) => ({ id, name, created_at: NOW, updated_at })
 
 /** Every department row as [id, name], to show that a failed request changed nothing. */
-const rows = async () =>
-  (await t.deps.database.db.select().from(departments).orderBy(asc(departments.id))).map((row) => [row.id, row.name])
+const rows = async () => (await t.deps.database.db.select().from(departments).orderBy(asc(departments.id))).map((row) => [row.id, row.name])
 
 const auditCount = async () => {
   const [{ n }] = await t.deps.database.db.select({ n: count() }).from(auditLogs)
@@ -427,9 +426,7 @@ describe('access', () => {
       const reply = await req(t.app, method, path, { body })
       expect(reply.status).toBe(401)
       expect(reply.headers.get('www-authenticate')).toBe('Bearer')
-      expect(reply.body).toEqual(
-        errorBody(401, 'Sign in first: send "Authorization: Bearer <access token>" from POST /api/v1/auth/login'),
-      )
+      expect(reply.body).toEqual(errorBody(401, 'Sign in first: send "Authorization: Bearer <access token>" from POST /api/v1/auth/login'))
     }
     expect(await rows()).toEqual(before)
     expect(await auditCount()).toBe(since)

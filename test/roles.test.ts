@@ -2,7 +2,20 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { asc, count, eq } from 'drizzle-orm'
 import { permissions, rolePermissions, roles, userRoles } from '../src/db/schema'
 import { PERMISSION_CATALOGUE } from '../src/modules/rbac/catalogue'
-import { BAD_ID, errorBody, guardedRoutes, invalidBody, loginAdmin, makeUser, NOW, okBody, req, samplePath, startApp, type TestApp } from './helpers'
+import {
+  BAD_ID,
+  errorBody,
+  guardedRoutes,
+  invalidBody,
+  loginAdmin,
+  makeUser,
+  NOW,
+  okBody,
+  req,
+  samplePath,
+  startApp,
+  type TestApp,
+} from './helpers'
 
 const ROLES = '/api/v1/admin/roles'
 const PERMISSIONS = '/api/v1/admin/permissions'
@@ -58,7 +71,10 @@ describe('role CRUD', () => {
   })
 
   test('POST → 201 with body code 200; display_name, description and status have defaults', async () => {
-    const hr = await req(t.app, 'POST', ROLES, { token: admin, body: { name: 'hr', display_name: ' Human resources ', description: 'People', status: 1 } })
+    const hr = await req(t.app, 'POST', ROLES, {
+      token: admin,
+      body: { name: 'hr', display_name: ' Human resources ', description: 'People', status: 1 },
+    })
     expect(hr.status).toBe(201)
     expect(hr.body).toEqual(okBody(role(3, 'hr', 'Human resources', 'People'), 'Role created'))
     const bare = await req(t.app, 'POST', ROLES, { token: admin, body: { name: 'night_shift' } })
@@ -73,7 +89,9 @@ describe('role CRUD', () => {
       expect((await req(t.app, 'POST', ROLES, { token: admin, body: { name } })).body).toEqual(
         invalidBody('name', 'must be 2 to 50 lowercase letters or "_", starting with a letter'),
       )
-    expect((await req(t.app, 'POST', ROLES, { token: admin, body: { display_name: 'x' } })).body).toEqual(invalidBody('name', 'is required'))
+    expect((await req(t.app, 'POST', ROLES, { token: admin, body: { display_name: 'x' } })).body).toEqual(
+      invalidBody('name', 'is required'),
+    )
     expect((await req(t.app, 'POST', ROLES, { token: admin, body: { name: 'ok_name', status: 2 } })).body).toEqual(
       invalidBody('status', 'must be 0 or 1'),
     )
@@ -95,9 +113,18 @@ describe('role CRUD', () => {
     const disabled = await req(t.app, 'GET', `${ROLES}?status=0`, { token: admin })
     expect(disabled.body).toEqual(okBody({ list: [role(5, 'auditor', 'Auditor', '', 0)], total: 1, page: 1, page_size: 10 }))
     const page = await req(t.app, 'GET', `${ROLES}?page=2&page_size=2`, { token: admin })
-    expect(page.body).toEqual(okBody({ list: [role(3, 'hr', 'Human resources', 'People'), role(4, 'night_shift', 'night_shift', '')], total: 5, page: 2, page_size: 2 }))
+    expect(page.body).toEqual(
+      okBody({
+        list: [role(3, 'hr', 'Human resources', 'People'), role(4, 'night_shift', 'night_shift', '')],
+        total: 5,
+        page: 2,
+        page_size: 2,
+      }),
+    )
     expect((await req(t.app, 'GET', `${ROLES}?status=2`, { token: admin })).body).toEqual(invalidBody('status', 'must be 0 or 1'))
-    expect((await req(t.app, 'GET', `${ROLES}?page=0`, { token: admin })).body).toEqual(invalidBody('page', 'must be a whole number of at least 1'))
+    expect((await req(t.app, 'GET', `${ROLES}?page=0`, { token: admin })).body).toEqual(
+      invalidBody('page', 'must be a whole number of at least 1'),
+    )
   })
 
   test('status texts follow Accept-Language', async () => {
@@ -119,7 +146,10 @@ describe('role CRUD', () => {
 
   test('PUT changes display name, description and status; the name may be sent only unchanged', async () => {
     t.clock.set(LATER)
-    const reply = await req(t.app, 'PUT', `${ROLES}/5`, { token: admin, body: { name: 'auditor', display_name: 'Auditors', description: 'Read the log', status: 1 } })
+    const reply = await req(t.app, 'PUT', `${ROLES}/5`, {
+      token: admin,
+      body: { name: 'auditor', display_name: 'Auditors', description: 'Read the log', status: 1 },
+    })
     expect(reply.body).toEqual({ ...okBody(role(5, 'auditor', 'Auditors', 'Read the log', 1, LATER), 'Role updated'), timestamp: LATER })
     const rename = await req(t.app, 'PUT', `${ROLES}/5`, { token: admin, body: { name: 'auditors' } })
     expect(rename.body).toEqual({
@@ -129,7 +159,9 @@ describe('role CRUD', () => {
       timestamp: LATER,
     })
     t.clock.set(NOW)
-    expect((await req(t.app, 'PUT', `${ROLES}/99`, { token: admin, body: { status: 0 } })).body).toEqual(errorBody(404, 'Role 99 does not exist'))
+    expect((await req(t.app, 'PUT', `${ROLES}/99`, { token: admin, body: { status: 0 } })).body).toEqual(
+      errorBody(404, 'Role 99 does not exist'),
+    )
     expect((await req(t.app, 'GET', `${ROLES}/5`, { token: admin })).body.data.name).toBe('auditor')
   })
 
@@ -215,7 +247,9 @@ describe('assign and revoke', () => {
     expect(reply.body).toEqual(
       errorBody(409, 'User 1 is the last enabled administrator and cannot lose role admin; make another user admin first'),
     )
-    expect((await req(t.app, 'GET', `${ROLES}/users/1`, { token: admin })).body.data.map((r: { name: string }) => r.name)).toEqual(['admin'])
+    expect((await req(t.app, 'GET', `${ROLES}/users/1`, { token: admin })).body.data.map((r: { name: string }) => r.name)).toEqual([
+      'admin',
+    ])
   })
 })
 
@@ -231,9 +265,7 @@ describe('permissions', () => {
     const search = await req(t.app, 'GET', `${PERMISSIONS}?search=AUDIT&page_size=100`, { token: admin })
     expect(search.body.data.list.map((p: { name: string }) => p.name)).toEqual(['audit:read'])
     const resource = await req(t.app, 'GET', `${PERMISSIONS}?resource=roles`, { token: admin })
-    expect(resource.body).toEqual(
-      okBody({ list: CATALOGUE.filter((p) => p.resource === 'roles'), total: 5, page: 1, page_size: 10 }),
-    )
+    expect(resource.body).toEqual(okBody({ list: CATALOGUE.filter((p) => p.resource === 'roles'), total: 5, page: 1, page_size: 10 }))
   })
 
   test('POST → 201; resource and action come from the name, or must match it', async () => {
@@ -264,24 +296,39 @@ describe('permissions', () => {
   })
 
   test('add and remove a permission of a role; admin holds all of them', async () => {
-    const add = await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'hr', permission_name: 'salaries:read' } })
+    const add = await req(t.app, 'POST', `${ROLES}/permissions/add`, {
+      token: admin,
+      body: { role_name: 'hr', permission_name: 'salaries:read' },
+    })
     expect(add.body).toEqual(okBody(null, 'Permission added to the role'))
     const salariesRead = permission(CATALOGUE.length + 1, 'salaries:read', 'Read salaries', 'Payroll')
     expect((await req(t.app, 'GET', `${ROLES}/by-name/hr/permissions`, { token: admin })).body).toEqual(
       okBody([catalogue('departments:read'), salariesRead]),
     )
-    const remove = await req(t.app, 'POST', `${ROLES}/permissions/remove`, { token: admin, body: { role_name: 'hr', permission_name: 'departments:read' } })
+    const remove = await req(t.app, 'POST', `${ROLES}/permissions/remove`, {
+      token: admin,
+      body: { role_name: 'hr', permission_name: 'departments:read' },
+    })
     expect(remove.body).toEqual(okBody(null, 'Permission removed from the role'))
     expect((await req(t.app, 'GET', `${ROLES}/by-name/hr/permissions`, { token: admin })).body).toEqual(okBody([salariesRead]))
     // removing what the role does not hold is fine
-    expect((await req(t.app, 'POST', `${ROLES}/permissions/remove`, { token: admin, body: { role_name: 'hr', permission_name: 'users:read' } })).status).toBe(200)
+    expect(
+      (await req(t.app, 'POST', `${ROLES}/permissions/remove`, { token: admin, body: { role_name: 'hr', permission_name: 'users:read' } }))
+        .status,
+    ).toBe(200)
 
     const all = await req(t.app, 'GET', `${ROLES}/by-name/admin/permissions`, { token: admin })
     expect(all.body.data).toHaveLength(CATALOGUE.length + 2)
     expect(all.body.data.slice(0, CATALOGUE.length)).toEqual(CATALOGUE)
     expect((await req(t.app, 'GET', `${ROLES}/by-name/employee/permissions`, { token: admin })).body).toEqual(okBody([]))
-    expect((await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'admin', permission_name: 'users:read' } })).status).toBe(200)
-    const strip = await req(t.app, 'POST', `${ROLES}/permissions/remove`, { token: admin, body: { role_name: 'admin', permission_name: 'users:read' } })
+    expect(
+      (await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'admin', permission_name: 'users:read' } }))
+        .status,
+    ).toBe(200)
+    const strip = await req(t.app, 'POST', `${ROLES}/permissions/remove`, {
+      token: admin,
+      body: { role_name: 'admin', permission_name: 'users:read' },
+    })
     expect(strip.status).toBe(403)
     expect(strip.body).toEqual(errorBody(403, 'The role admin holds every permission; none can be removed from it'))
     expect((await roleLinks(1)).permissions).toEqual([])
@@ -298,12 +345,13 @@ describe('permissions', () => {
 
   test('unknown role or permission on add/remove → 404 and nothing changes', async () => {
     const links = await countRows(rolePermissions)
-    expect((await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'nobody', permission_name: 'users:read' } })).body).toEqual(
-      errorBody(404, 'Role "nobody" does not exist'),
-    )
-    expect((await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'hr', permission_name: 'x:y' } })).body).toEqual(
-      errorBody(404, 'Permission "x:y" does not exist'),
-    )
+    expect(
+      (await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'nobody', permission_name: 'users:read' } }))
+        .body,
+    ).toEqual(errorBody(404, 'Role "nobody" does not exist'))
+    expect(
+      (await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'hr', permission_name: 'x:y' } })).body,
+    ).toEqual(errorBody(404, 'Permission "x:y" does not exist'))
     expect(await countRows(rolePermissions)).toBe(links)
   })
 })
@@ -311,7 +359,10 @@ describe('permissions', () => {
 describe('delete a role', () => {
   test('its user and permission links go with it; unknown → 404', async () => {
     await req(t.app, 'POST', `${ROLES}/assign`, { token: admin, body: { user_id: alice.id, role_name: 'night_shift' } })
-    await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'night_shift', permission_name: 'users:read' } })
+    await req(t.app, 'POST', `${ROLES}/permissions/add`, {
+      token: admin,
+      body: { role_name: 'night_shift', permission_name: 'users:read' },
+    })
     expect(await roleLinks(4)).toEqual({ users: [alice.id], permissions: [catalogue('users:read').id] })
     expect((await req(t.app, 'GET', '/api/v1/admin/users', { token: alice.token })).status).toBe(200)
 
@@ -334,13 +385,20 @@ describe('nobody hands out more than they hold', () => {
     for (const permission_name of ['roles:assign', 'permissions:grant', 'departments:read', 'users:read', 'users:update'])
       await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'assigner', permission_name } })
     await req(t.app, 'POST', ROLES, { token: admin, body: { name: 'reader' } })
-    await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'reader', permission_name: 'departments:read' } })
+    await req(t.app, 'POST', `${ROLES}/permissions/add`, {
+      token: admin,
+      body: { role_name: 'reader', permission_name: 'departments:read' },
+    })
     delegate = await makeUser(t.app, admin, 'delegate', ['assigner'])
   })
 
   test('a role whose permissions the caller holds can be given and taken', async () => {
-    expect((await req(t.app, 'POST', `${ROLES}/assign`, { token: delegate.token, body: { user_id: alice.id, role_name: 'reader' } })).status).toBe(200)
-    expect((await req(t.app, 'POST', `${ROLES}/revoke`, { token: delegate.token, body: { user_id: alice.id, role_name: 'reader' } })).status).toBe(200)
+    expect(
+      (await req(t.app, 'POST', `${ROLES}/assign`, { token: delegate.token, body: { user_id: alice.id, role_name: 'reader' } })).status,
+    ).toBe(200)
+    expect(
+      (await req(t.app, 'POST', `${ROLES}/revoke`, { token: delegate.token, body: { user_id: alice.id, role_name: 'reader' } })).status,
+    ).toBe(200)
   })
 
   test('giving oneself admin → 403 naming what the caller lacks, and nothing changes', async () => {
@@ -351,12 +409,15 @@ describe('nobody hands out more than they hold', () => {
     expect(reply.body).toEqual(
       errorBody(403, `You cannot assign the role admin: it involves ${lacking.join(', ')}, which your own roles do not grant`),
     )
-    const viaUsers = await req(t.app, 'PUT', `/api/v1/admin/users/${delegate.id}`, { token: delegate.token, body: { roles: ['assigner', 'admin'] } })
+    const viaUsers = await req(t.app, 'PUT', `/api/v1/admin/users/${delegate.id}`, {
+      token: delegate.token,
+      body: { roles: ['assigner', 'admin'] },
+    })
     expect(viaUsers.status).toBe(403)
     expect(viaUsers.body.message).toStartWith('You cannot change these roles: it involves users:create, ')
-    expect((await req(t.app, 'GET', `${ROLES}/users/${delegate.id}`, { token: admin })).body.data.map((r: { name: string }) => r.name)).toEqual([
-      'assigner',
-    ])
+    expect(
+      (await req(t.app, 'GET', `${ROLES}/users/${delegate.id}`, { token: admin })).body.data.map((r: { name: string }) => r.name),
+    ).toEqual(['assigner'])
   })
 
   test('granting a permission the caller lacks → 403', async () => {
@@ -379,7 +440,10 @@ describe('a role given only permissions outside administration', () => {
     const refused = guardedRoutes(t.app).filter((route) => route.permission !== 'audit:read')
     expect(refused.length).toBeGreaterThanOrEqual(30)
     for (const route of refused) {
-      const reply = await req(t.app, route.method, samplePath(route.path), { token: clerk.token, body: route.method === 'GET' ? undefined : {} })
+      const reply = await req(t.app, route.method, samplePath(route.path), {
+        token: clerk.token,
+        body: route.method === 'GET' ? undefined : {},
+      })
       expect(reply.body, `${route.method} ${route.path}`).toEqual(
         errorBody(403, `Your roles do not grant the permission ${route.permission}; ask an administrator for it`),
       )

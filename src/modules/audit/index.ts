@@ -6,9 +6,11 @@ import { AuditLog, AuditLogQuery } from './model'
 import type { AuditService } from './service'
 
 export const auditController = (guard: AuthGuard, reply: Replier, audit: AuditService) =>
-  new Elysia({ name: 'audit', prefix: '/api/v1/admin/audit-logs' }).use(guard).get('', async ({ query }) => reply.ok(await audit.list(query)), {
-    permission: 'audit:read',
-    query: AuditLogQuery,
-    response: Envelope(P1(AuditLog)),
-    detail: { tags: ['Audit'], summary: 'List audit entries, newest first' },
-  })
+  new Elysia({ name: 'audit', prefix: '/api/v1/admin/audit-logs' })
+    .use(guard)
+    .get('', async ({ query }) => reply.ok(await audit.list(query)), {
+      permission: 'audit:read',
+      query: AuditLogQuery,
+      response: Envelope(P1(AuditLog)),
+      detail: { tags: ['Audit'], summary: 'List audit entries, newest first' },
+    })

@@ -41,10 +41,14 @@ export const departmentsController = (guard: AuthGuard, reply: Replier, departme
           response: Envelope(Department),
           detail: detail('Rename a department'),
         })
-        .delete('/:id', async ({ params, actor }) => reply.ok(await departments.remove(params.id, actor).then(() => null), 'Department deleted'), {
-          permission: 'departments:delete',
-          params: IdParams,
-          response: Envelope(t.Null()),
-          detail: detail('Delete a department no employee belongs to'),
-        }),
+        .delete(
+          '/:id',
+          async ({ params, actor }) => reply.ok(await departments.remove(params.id, actor).then(() => null), 'Department deleted'),
+          {
+            permission: 'departments:delete',
+            params: IdParams,
+            response: Envelope(t.Null()),
+            detail: detail('Delete a department no employee belongs to'),
+          },
+        ),
     )

@@ -82,7 +82,12 @@ export function createDepartmentsService({ database, clock }: { database: Databa
           const before = await repo.findDepartment(tx, id)
           if (!before) throw missing(id)
           await repo.deleteDepartment(tx, id)
-          await recordAudit(tx, actor, now, { action: 'department.delete', resource: 'department', resourceId: id, before: toDepartmentResponse(before) })
+          await recordAudit(tx, actor, now, {
+            action: 'department.delete',
+            resource: 'department',
+            resourceId: id,
+            before: toDepartmentResponse(before),
+          })
         })
       } catch (error) {
         if (isForeignKeyViolation(error))

@@ -41,18 +41,26 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
       response: Envelope(P1(Role)),
       detail: roleDetail('List roles'),
     })
-    .post('/assign', async ({ body, actor, principal }) => reply.ok(await rbac.assign(body, actor, principal).then(() => null), 'Role assigned'), {
-      permission: 'roles:assign',
-      body: RoleAssignmentBody,
-      response: Done,
-      detail: roleDetail('Give a user a role (holding it already is fine)'),
-    })
-    .post('/revoke', async ({ body, actor, principal }) => reply.ok(await rbac.revoke(body, actor, principal).then(() => null), 'Role revoked'), {
-      permission: 'roles:assign',
-      body: RoleAssignmentBody,
-      response: Done,
-      detail: roleDetail('Take a role from a user'),
-    })
+    .post(
+      '/assign',
+      async ({ body, actor, principal }) => reply.ok(await rbac.assign(body, actor, principal).then(() => null), 'Role assigned'),
+      {
+        permission: 'roles:assign',
+        body: RoleAssignmentBody,
+        response: Done,
+        detail: roleDetail('Give a user a role (holding it already is fine)'),
+      },
+    )
+    .post(
+      '/revoke',
+      async ({ body, actor, principal }) => reply.ok(await rbac.revoke(body, actor, principal).then(() => null), 'Role revoked'),
+      {
+        permission: 'roles:assign',
+        body: RoleAssignmentBody,
+        response: Done,
+        detail: roleDetail('Take a role from a user'),
+      },
+    )
     .get('/users/:user_id', async ({ params, locale }) => reply.ok(await rbac.rolesOfUser(params.user_id, locale)), {
       permission: 'roles:read',
       params: UserIdParams,
@@ -67,7 +75,8 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
     })
     .post(
       '/permissions/add',
-      async ({ body, actor, principal }) => reply.ok(await rbac.addPermission(body, actor, principal).then(() => null), 'Permission added to the role'),
+      async ({ body, actor, principal }) =>
+        reply.ok(await rbac.addPermission(body, actor, principal).then(() => null), 'Permission added to the role'),
       {
         permission: 'permissions:grant',
         body: RolePermissionBody,
@@ -98,13 +107,17 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
       response: Envelope(Role),
       detail: roleDetail('Read a role'),
     })
-    .put('/:id', async ({ params, body, actor, locale }) => reply.ok(await rbac.updateRole(params.id, body, actor, locale), 'Role updated'), {
-      permission: 'roles:update',
-      params: IdParams,
-      body: UpdateRoleBody,
-      response: Envelope(Role),
-      detail: roleDetail('Update a role; its name stays'),
-    })
+    .put(
+      '/:id',
+      async ({ params, body, actor, locale }) => reply.ok(await rbac.updateRole(params.id, body, actor, locale), 'Role updated'),
+      {
+        permission: 'roles:update',
+        params: IdParams,
+        body: UpdateRoleBody,
+        response: Envelope(Role),
+        detail: roleDetail('Update a role; its name stays'),
+      },
+    )
     .delete('/:id', async ({ params, actor }) => reply.ok(await rbac.removeRole(params.id, actor).then(() => null), 'Role deleted'), {
       permission: 'roles:delete',
       params: IdParams,
@@ -128,9 +141,13 @@ export const permissionsController = (guard: AuthGuard, locale: LocalePlugin, re
       response: Envelope(P1(Permission)),
       detail: permissionDetail('List permissions'),
     })
-    .get('/by-name/:permission_name/roles', async ({ params, locale }) => reply.ok(await rbac.rolesOfPermission(params.permission_name, locale)), {
-      permission: 'permissions:read',
-      params: PermissionNameParams,
-      response: Envelope(t.Array(Role)),
-      detail: permissionDetail('Roles granting a permission (admin holds all)'),
-    })
+    .get(
+      '/by-name/:permission_name/roles',
+      async ({ params, locale }) => reply.ok(await rbac.rolesOfPermission(params.permission_name, locale)),
+      {
+        permission: 'permissions:read',
+        params: PermissionNameParams,
+        response: Envelope(t.Array(Role)),
+        detail: permissionDetail('Roles granting a permission (admin holds all)'),
+      },
+    )

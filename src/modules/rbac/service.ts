@@ -143,7 +143,13 @@ export function createRbacService({ database, clock, access }: { database: Datab
           status: input.status,
           updatedAt: now,
         }))!
-        await recordAudit(tx, actor, now, { action: 'role.update', resource: 'role', resourceId: id, before: snapshot(before), after: snapshot(after) })
+        await recordAudit(tx, actor, now, {
+          action: 'role.update',
+          resource: 'role',
+          resourceId: id,
+          before: snapshot(before),
+          after: snapshot(after),
+        })
         return after
       })
       access.invalidate()
@@ -208,9 +214,10 @@ export function createRbacService({ database, clock, access }: { database: Datab
       const parts = splitPermission(input.name)
       for (const field of ['resource', 'action'] as const)
         if (input[field] !== undefined && input[field] !== parts[field])
-          throw new ValidationError(`${field} "${input[field]}" does not match the name "${input.name}"; send ${field} "${parts[field]}" or leave it out`, [
-            { field, message: `must be "${parts[field]}" to match the name` },
-          ])
+          throw new ValidationError(
+            `${field} "${input[field]}" does not match the name "${input.name}"; send ${field} "${parts[field]}" or leave it out`,
+            [{ field, message: `must be "${parts[field]}" to match the name` }],
+          )
       const now = clock.now()
       try {
         const row = await database.write(async (tx) => {
@@ -244,7 +251,12 @@ export function createRbacService({ database, clock, access }: { database: Datab
   }
 
   /** Gives a user a role or takes it away; holding it already (or not at all) changes nothing. */
-  async function changeAssignment({ user_id: userId, role_name }: RoleAssignmentInput, actor: Actor, principal: Principal, verb: 'assign' | 'revoke') {
+  async function changeAssignment(
+    { user_id: userId, role_name }: RoleAssignmentInput,
+    actor: Actor,
+    principal: Principal,
+    verb: 'assign' | 'revoke',
+  ) {
     const now = clock.now()
     await database.write(async (tx) => {
       const user = await findUserById(tx, userId)
@@ -254,8 +266,15 @@ export function createRbacService({ database, clock, access }: { database: Datab
       const before = (await repo.rolesOfUser(tx, userId)).map((r) => r.name)
       if (verb === 'assign') await repo.grantRole(tx, userId, role.id, now)
       else {
-        if (role.name === ADMIN_ROLE && before.includes(ADMIN_ROLE) && user.status === 1 && (await repo.countActiveAdmins(tx, userId)) === 0)
-          throw new ConflictError(`User ${userId} is the last enabled administrator and cannot lose role admin; make another user admin first`)
+        if (
+          role.name === ADMIN_ROLE &&
+          before.includes(ADMIN_ROLE) &&
+          user.status === 1 &&
+          (await repo.countActiveAdmins(tx, userId)) === 0
+        )
+          throw new ConflictError(
+            `User ${userId} is the last enabled administrator and cannot lose role admin; make another user admin first`,
+          )
         await repo.revokeRole(tx, userId, role.id)
       }
       const after = (await repo.rolesOfUser(tx, userId)).map((r) => r.name)
@@ -271,7 +290,12 @@ export function createRbacService({ database, clock, access }: { database: Datab
   }
 
   /** Adds a permission to a role or removes it; already so changes nothing. */
-  async function changeGrant({ role_name, permission_name }: RolePermissionInput, actor: Actor, principal: Principal, verb: 'add' | 'remove') {
+  async function changeGrant(
+    { role_name, permission_name }: RolePermissionInput,
+    actor: Actor,
+    principal: Principal,
+    verb: 'add' | 'remove',
+  ) {
     const now = clock.now()
     await database.write(async (tx) => {
       const role = await roleByName(tx, role_name)
