@@ -26,3 +26,14 @@ export function uniqueViolationTarget(error: unknown): string {
   }
   return ''
 }
+
+/** Runs `work`, turning the database's refusal on a unique index or a foreign key into the given error. */
+export async function onConstraint<T>(work: () => Promise<T>, errors: { unique?: () => Error; foreignKey?: () => Error }): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (errors.unique && isUniqueViolation(error)) throw errors.unique()
+    if (errors.foreignKey && isForeignKeyViolation(error)) throw errors.foreignKey()
+    throw error
+  }
+}

@@ -2,7 +2,7 @@ import type { Database } from '../../db/client'
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
 import { p1, pageWindow } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
-import { isForeignKeyViolation, isUniqueViolation } from '../../lib/sqlite-errors'
+import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import { canonicalTimeZone } from '../../lib/timezone'
 import { recordAudit, type Actor } from '../audit/recorder'
@@ -34,14 +34,7 @@ const missing = (id: number) => new NotFoundError(`Company ${id} does not exist`
 
 export function createCompaniesService({ database, clock }: { database: Database; clock: Clock }) {
   const { db } = database
-  const saving = async <T>(name: string | undefined, work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work()
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken(name ?? '')
-      throw error
-    }
-  }
+  const saving = <T>(name: string | undefined, work: () => Promise<T>) => onConstraint(work, { unique: () => nameTaken(name ?? '') })
 
   return {
     async list(query: CompanyListQuery) {
@@ -86,18 +79,16 @@ export function createCompaniesService({ database, clock }: { database: Database
 
     async remove(id: number, actor: Actor): Promise<void> {
       const now = clock.now()
-      try {
-        await database.write(async (tx) => {
-          const before = await repo.findCompany(tx, id)
-          if (!before) throw missing(id)
-          await repo.deleteCompany(tx, id)
-          await recordAudit(tx, actor, now, { action: 'company.delete', resource: 'company', resourceId: id, before: toCompanyResponse(before) })
-        })
-      } catch (error) {
-        if (isForeignKeyViolation(error))
-          throw new ConflictError(`Company ${id} still has employees or attendance groups; move or delete them first`)
-        throw error
-      }
+      await onConstraint(
+        () =>
+          database.write(async (tx) => {
+            const before = await repo.findCompany(tx, id)
+            if (!before) throw missing(id)
+            await repo.deleteCompany(tx, id)
+            await recordAudit(tx, actor, now, { action: 'company.delete', resource: 'company', resourceId: id, before: toCompanyResponse(before) })
+          }),
+        { foreignKey: () => new ConflictError(`Company ${id} still has employees or attendance groups; move or delete them first`) },
+      )
     },
   }
 }

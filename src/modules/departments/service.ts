@@ -2,7 +2,7 @@ import type { Database } from '../../db/client'
 import { ConflictError, NotFoundError } from '../../http/errors'
 import { pageWindow } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
-import { isForeignKeyViolation, isUniqueViolation } from '../../lib/sqlite-errors'
+import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { DEPARTMENT_NAME_MAX, type DepartmentInput, type DepartmentListQuery, type DepartmentResponse } from './model'
@@ -18,14 +18,8 @@ export function createDepartmentsService({ database, clock }: { database: Databa
   const { db } = database
 
   /** Runs a change, turning the name index's refusal into a 409. */
-  const saving = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work()
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError(`A department named "${name}" already exists (names are unique ignoring case)`)
-      throw error
-    }
-  }
+  const saving = <T>(name: string, work: () => Promise<T>) =>
+    onConstraint(work, { unique: () => new ConflictError(`A department named "${name}" already exists (names are unique ignoring case)`) })
 
   return {
     async list(query: DepartmentListQuery) {
@@ -77,23 +71,21 @@ export function createDepartmentsService({ database, clock }: { database: Databa
 
     async remove(id: number, actor: Actor): Promise<void> {
       const now = clock.now()
-      try {
-        await database.write(async (tx) => {
-          const before = await repo.findDepartment(tx, id)
-          if (!before) throw missing(id)
-          await repo.deleteDepartment(tx, id)
-          await recordAudit(tx, actor, now, {
-            action: 'department.delete',
-            resource: 'department',
-            resourceId: id,
-            before: toDepartmentResponse(before),
-          })
-        })
-      } catch (error) {
-        if (isForeignKeyViolation(error))
-          throw new ConflictError(`Department ${id} still has employees; move them to another department first`)
-        throw error
-      }
+      await onConstraint(
+        () =>
+          database.write(async (tx) => {
+            const before = await repo.findDepartment(tx, id)
+            if (!before) throw missing(id)
+            await repo.deleteDepartment(tx, id)
+            await recordAudit(tx, actor, now, {
+              action: 'department.delete',
+              resource: 'department',
+              resourceId: id,
+              before: toDepartmentResponse(before),
+            })
+          }),
+        { foreignKey: () => new ConflictError(`Department ${id} still has employees; move them to another department first`) },
+      )
     },
   }
 }

@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../../db/client'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
 import { p1, pageWindow } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
-import { isUniqueViolation } from '../../lib/sqlite-errors'
+import { onConstraint } from '../../lib/sqlite-errors'
 import { statusText } from '../../lib/status-text'
 import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
@@ -107,24 +107,23 @@ export function createRbacService({ database, clock, access }: { database: Datab
 
     async createRole(input: CreateRoleInput, actor: Actor, locale: Locale): Promise<RoleResponse> {
       const now = clock.now()
-      try {
-        const row = await database.write(async (tx) => {
-          const role = await repo.insertRole(tx, {
-            name: input.name,
-            displayName: input.display_name === undefined ? input.name : requiredText(input.display_name, 'display_name'),
-            description: input.description?.trim() ?? '',
-            status: input.status ?? 1,
-            createdAt: now,
-            updatedAt: now,
-          })
-          await recordAudit(tx, actor, now, { action: 'role.create', resource: 'role', resourceId: role.id, after: snapshot(role) })
-          return role
-        })
-        return toRoleResponse(row, locale)
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ConflictError(`A role named "${input.name}" already exists`)
-        throw error
-      }
+      const row = await onConstraint(
+        () =>
+          database.write(async (tx) => {
+            const role = await repo.insertRole(tx, {
+              name: input.name,
+              displayName: input.display_name === undefined ? input.name : requiredText(input.display_name, 'display_name'),
+              description: input.description?.trim() ?? '',
+              status: input.status ?? 1,
+              createdAt: now,
+              updatedAt: now,
+            })
+            await recordAudit(tx, actor, now, { action: 'role.create', resource: 'role', resourceId: role.id, after: snapshot(role) })
+            return role
+          }),
+        { unique: () => new ConflictError(`A role named "${input.name}" already exists`) },
+      )
+      return toRoleResponse(row, locale)
     },
 
     async updateRole(id: number, input: UpdateRoleInput, actor: Actor, locale: Locale): Promise<RoleResponse> {
@@ -219,29 +218,28 @@ export function createRbacService({ database, clock, access }: { database: Datab
             [{ field, message: `must be "${parts[field]}" to match the name` }],
           )
       const now = clock.now()
-      try {
-        const row = await database.write(async (tx) => {
-          const permission = await repo.insertPermission(tx, {
-            name: input.name,
-            displayName: input.display_name === undefined ? input.name : requiredText(input.display_name, 'display_name'),
-            description: input.description?.trim() ?? '',
-            ...parts,
-            createdAt: now,
-            updatedAt: now,
-          })
-          await recordAudit(tx, actor, now, {
-            action: 'permission.create',
-            resource: 'permission',
-            resourceId: permission.id,
-            after: toPermissionResponse(permission),
-          })
-          return permission
-        })
-        return toPermissionResponse(row)
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ConflictError(`A permission named "${input.name}" already exists`)
-        throw error
-      }
+      const row = await onConstraint(
+        () =>
+          database.write(async (tx) => {
+            const permission = await repo.insertPermission(tx, {
+              name: input.name,
+              displayName: input.display_name === undefined ? input.name : requiredText(input.display_name, 'display_name'),
+              description: input.description?.trim() ?? '',
+              ...parts,
+              createdAt: now,
+              updatedAt: now,
+            })
+            await recordAudit(tx, actor, now, {
+              action: 'permission.create',
+              resource: 'permission',
+              resourceId: permission.id,
+              after: toPermissionResponse(permission),
+            })
+            return permission
+          }),
+        { unique: () => new ConflictError(`A permission named "${input.name}" already exists`) },
+      )
+      return toPermissionResponse(row)
     },
 
     async rolesOfPermission(permissionName: string, locale: Locale): Promise<RoleResponse[]> {
