@@ -372,6 +372,11 @@ describe('delete a role', () => {
     expect((await req(t.app, 'GET', `${ROLES}/4`, { token: admin })).status).toBe(404)
     expect((await req(t.app, 'GET', '/api/v1/admin/users', { token: alice.token })).status).toBe(403)
     expect((await req(t.app, 'DELETE', `${ROLES}/4`, { token: admin })).body).toEqual(errorBody(404, 'Role 4 does not exist'))
+    const builtIn = await req(t.app, 'DELETE', `${ROLES}/2`, { token: admin })
+    expect(builtIn.status).toBe(403)
+    expect(builtIn.body).toEqual(
+      errorBody(403, 'The built-in role employee cannot be deleted; disable it or remove its permissions instead'),
+    )
     const names = (await t.deps.database.db.select({ name: roles.name }).from(roles).orderBy(asc(roles.id))).map((r) => r.name)
     expect(names).toEqual(['admin', 'employee', 'hr', 'auditor'])
   })

@@ -10,7 +10,7 @@ import { recordAudit, type Actor } from '../audit/recorder'
 import { findUserById } from '../users/repository'
 import { allows } from './ability'
 import type { AccessResolver, Principal } from './access'
-import { ADMIN_ROLE, splitPermission } from './catalogue'
+import { ADMIN_ROLE, EMPLOYEE_ROLE, splitPermission } from './catalogue'
 import type {
   CreatePermissionInput,
   CreateRoleInput,
@@ -161,6 +161,9 @@ export function createRbacService({ database, clock, access }: { database: Datab
         const role = await repo.findRole(tx, id)
         if (!role) throw noSuchRole(id)
         if (role.name === ADMIN_ROLE) throw new ForbiddenError('The role admin cannot be deleted')
+        // new employees' accounts are given this role
+        if (role.name === EMPLOYEE_ROLE)
+          throw new ForbiddenError('The built-in role employee cannot be deleted; disable it or remove its permissions instead')
         const holders = await repo.holdersOfRole(tx, id)
         const permissions = await repo.permissionsOfRole(tx, role)
         await repo.deleteRole(tx, id)
