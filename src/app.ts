@@ -11,6 +11,11 @@ import { localeOf } from './http/locale'
 import { SECURITY_HEADERS } from './http/security-headers'
 import type { Clock } from './lib/clock'
 import type { Logger } from './lib/logger'
+import { attendanceAdminController, attendanceController } from './modules/attendance'
+import { createDayClose } from './modules/attendance/day-close'
+import { createAttendanceService } from './modules/attendance/service'
+import { attendanceSetupController } from './modules/attendance/setup-controller'
+import { createAttendanceSetupService } from './modules/attendance/setup-service'
 import { auditController } from './modules/audit'
 import { createAuditService } from './modules/audit/service'
 import { authController } from './modules/auth'
@@ -48,6 +53,8 @@ export function createApp(deps: AppDeps) {
   const locale = localeOf(config.locale)
   const services = { database, clock, access }
   const rbac = createRbacService(services)
+  const attendanceDeps = { database, clock, defaultZone: config.defaultTimezone }
+  const attendance = createAttendanceService(attendanceDeps)
 
   return new Elysia()
     .use(errorHandler(clock, logger))
@@ -65,6 +72,9 @@ export function createApp(deps: AppDeps) {
     .use(permissionsController(guard, locale, reply, rbac))
     .use(departmentsController(guard, reply, createDepartmentsService(services)))
     .use(auditController(guard, reply, createAuditService(database)))
+    .use(attendanceController(guard, locale, reply, attendance))
+    .use(attendanceSetupController(guard, locale, reply, createAttendanceSetupService(attendanceDeps)))
+    .use(attendanceAdminController(guard, locale, reply, attendance, createDayClose({ ...attendanceDeps, logger })))
 }
 
 export type App = ReturnType<typeof createApp>

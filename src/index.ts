@@ -1,6 +1,7 @@
 import { createApp } from './app'
 import { prepare } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
+import { createDayClose, scheduleDayClose } from './modules/attendance/day-close'
 
 let config
 try {
@@ -18,11 +19,17 @@ deps.logger.info('Workforce is listening', {
   docs: `${config.publicUrl}/swagger`,
 })
 
+const stopDayClose = scheduleDayClose(
+  createDayClose({ database: deps.database, clock: deps.clock, defaultZone: config.defaultTimezone, logger: deps.logger }),
+  deps.logger,
+)
+
 let stopping = false
 const shutdown = async (signal: string) => {
   if (stopping) return
   stopping = true
   deps.logger.info('stopping: finishing requests in flight', { signal })
+  stopDayClose()
   await app.stop(false)
   deps.database.close()
   deps.logger.info('stopped')

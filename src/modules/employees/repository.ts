@@ -1,21 +1,23 @@
-import { and, asc, count, eq, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
-import { departments, employees } from '../../db/schema'
+import { attendanceGroupMembers, departments, employees } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
 import { containsAny } from '../../db/search'
 
 export type EmployeeRow = typeof employees.$inferSelect
-export type EmployeeWithDepartment = EmployeeRow & { department: { id: number; name: string } | null }
+export type EmployeeWithDepartment = EmployeeRow & { department: { id: number; name: string } | null; attendanceGroupId: number | null }
 
 const withDepartment = {
   employee: employees,
   departmentName: departments.name,
+  attendanceGroupId: sql<number | null>`(SELECT ${attendanceGroupMembers.groupId} FROM ${attendanceGroupMembers} WHERE ${attendanceGroupMembers.employeeId} = ${employees.id})`,
 }
 
-function merge(row: { employee: EmployeeRow; departmentName: string | null }): EmployeeWithDepartment {
-  const { employee, departmentName } = row
+function merge(row: { employee: EmployeeRow; departmentName: string | null; attendanceGroupId: number | null }): EmployeeWithDepartment {
+  const { employee, departmentName, attendanceGroupId } = row
   return {
     ...employee,
+    attendanceGroupId,
     department: employee.departmentId !== null && departmentName !== null ? { id: employee.departmentId, name: departmentName } : null,
   }
 }

@@ -31,8 +31,7 @@ export function toEmployeeResponse(row: repo.EmployeeWithDepartment): EmployeeRe
     hire_date: row.hireDate,
     status: row.status,
     user_id: row.userId,
-    // attendance groups arrive with the attendance module
-    attendance_group_id: null,
+    attendance_group_id: row.attendanceGroupId,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   }

@@ -28,12 +28,24 @@ export const PERMISSION_CATALOGUE = [
   { name: 'departments:update', displayName: 'Update departments', description: 'Edit departments' },
   { name: 'departments:delete', displayName: 'Delete departments', description: 'Delete departments no employee belongs to' },
   { name: 'audit:read', displayName: 'Read the audit log', description: 'List who changed what, and when' },
+  { name: 'attendance:clock', displayName: 'Clock in and out', description: 'Clock in and out as the linked employee' },
+  { name: 'attendance:view', displayName: 'Read own attendance', description: 'Read own records, summary, statistics and rule' },
+  { name: 'attendance_records:read', displayName: 'Read attendance records', description: 'Read every employee’s records and refused clock attempts' },
+  { name: 'attendance_records:close', displayName: 'Close attendance days', description: 'Close a work day: absences and exceptions' },
+  { name: 'attendance_rules:read', displayName: 'Read attendance rules', description: 'List and read attendance rules' },
+  { name: 'attendance_rules:create', displayName: 'Create attendance rules', description: 'Create attendance rules' },
+  { name: 'attendance_rules:update', displayName: 'Update attendance rules', description: 'Edit attendance rules' },
+  { name: 'attendance_rules:delete', displayName: 'Delete attendance rules', description: 'Delete attendance rules' },
+  { name: 'attendance_groups:read', displayName: 'Read attendance groups', description: 'List and read attendance groups and their members' },
+  { name: 'attendance_groups:create', displayName: 'Create attendance groups', description: 'Create attendance groups' },
+  { name: 'attendance_groups:update', displayName: 'Update attendance groups', description: 'Edit attendance groups and their members' },
+  { name: 'attendance_groups:delete', displayName: 'Delete attendance groups', description: 'Delete attendance groups with their rules' },
 ] as const satisfies readonly { name: `${string}:${string}`; displayName: string; description: string }[]
 
 export type PermissionName = (typeof PERMISSION_CATALOGUE)[number]['name']
 
 /** Permissions the built-in role `employee` receives when they are first created. */
-export const EMPLOYEE_PERMISSIONS: readonly PermissionName[] = []
+export const EMPLOYEE_PERMISSIONS: readonly PermissionName[] = ['attendance:clock', 'attendance:view']
 
 export const ADMIN_ROLE = 'admin'
 export const EMPLOYEE_ROLE = 'employee'

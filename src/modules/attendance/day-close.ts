@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto'
+import { and, eq, gte } from 'drizzle-orm'
+import type { Database, Queryable } from '../../db/client'
+import { attendanceClosedDays, attendanceGroups, jobLeases } from '../../db/schema'
+import { ValidationError } from '../../http/errors'
+import type { Clock } from '../../lib/clock'
+import { addDays, instantAt, localDate } from '../../lib/local-time'
+import type { Logger } from '../../lib/logger'
+import { recordAudit, type Actor } from '../audit/recorder'
+import type { CloseDayResponse } from './model'
+import { isOvernight, isWorkDay } from './policy'
+import * as repo from './repository'
+import { policyOf, ruleFor } from './service'
+import * as setup from './setup-repository'
+import { zoneOf } from './setup-service'
+
+const LEASE = 'attendance.day-close'
+const LEASE_MS = 90_000
+/** How far back the scheduled job looks for days it has not closed (e.g. after downtime). */
+const CATCH_UP_DAYS = 31
+
+type GroupResult = CloseDayResponse['groups'][number]
+
+/** When a work day has ended in the group's zone: its local midnight, a day later for an overnight shift. */
+export function closesAt(rules: setup.RuleRow[], date: string, zone: string): Date {
+  const rule = ruleFor(rules, date)
+  const overnight = rule !== null && isOvernight(policyOf(rule))
+  return instantAt(addDays(date, overnight ? 2 : 1), '00:00', zone)
+}
+
+export interface DayCloseDeps {
+  database: Database
+  clock: Clock
+  defaultZone: string
+  logger: Logger
+}
+
+/**
+ * Day close: once a work day has ended in a group's zone, members with no record get an
+ * absent record (on the rule's work days) and records with a clock-in and no clock-out
+ * become exceptions. The unique (employee, work date) index makes it idempotent; a
+ * lease row lets one instance at a time run the scheduled job.
+ */
+export function createDayClose({ database, clock, defaultZone, logger }: DayCloseDeps) {
+  const holder = randomUUID()
+
+  const closeGroup = async (tx: Queryable, detail: setup.GroupDetail, date: string, now: Date): Promise<GroupResult> => {
+    const zone = zoneOf(detail, defaultZone)
+    const rules = await setup.enabledRulesOfGroup(tx, detail.group.id)
+    const result: GroupResult = { group_id: detail.group.id, timezone: zone, closed: false, absent_records: 0, exception_records: 0 }
+    if (closesAt(rules, date, zone) > now) return result
+    const rule = ruleFor(rules, date)
+    if (rule && isWorkDay(policyOf(rule), date)) {
+      const absent = await repo.membersWithoutRecord(tx, detail.group.id, date)
+      result.absent_records = await repo.insertAbsences(tx, absent, { ruleId: rule.id, workDate: date, timezone: zone, createdAt: now, updatedAt: now })
+    }
+    result.exception_records = await repo.markOpenRecordsException(tx, detail.group.id, date, now)
+    await tx.insert(attendanceClosedDays).values({ groupId: detail.group.id, workDate: date, closedAt: now }).onConflictDoNothing()
+    result.closed = true
+    return result
+  }
+
+  /** Takes or renews the lease; false while another instance holds an unexpired one. */
+  const takeLease = (now: Date) =>
+    database.write(async (tx) => {
+      const [lease] = await tx.select().from(jobLeases).where(eq(jobLeases.name, LEASE))
+      if (lease && lease.holder !== holder && lease.expiresAt > now) return false
+      const expiresAt = new Date(now.getTime() + LEASE_MS)
+      await tx
+        .insert(jobLeases)
+        .values({ name: LEASE, holder, expiresAt })
+        .onConflictDoUpdate({ target: jobLeases.name, set: { holder, expiresAt } })
+      return true
+    })
+
+  const closedSince = async (groupId: number, start: string): Promise<Set<string>> => {
+    const rows = await database.db
+      .select({ date: attendanceClosedDays.workDate })
+      .from(attendanceClosedDays)
+      .where(and(eq(attendanceClosedDays.groupId, groupId), gte(attendanceClosedDays.workDate, start)))
+    return new Set(rows.map((row) => row.date))
+  }
+
+  return {
+    /** On demand: closes `date` for one group or every enabled group; days not yet ended are reported, not closed. */
+    async close(date: string, groupId: number | undefined, actor: Actor): Promise<CloseDayResponse> {
+      const now = clock.now()
+      return database.write(async (tx) => {
+        const groups: setup.GroupDetail[] = []
+        if (groupId !== undefined) {
+          const detail = await setup.findGroup(tx, groupId)
+          if (!detail) throw new ValidationError(`group_id names attendance group ${groupId}, which does not exist`, [{ field: 'group_id', message: 'does not exist' }])
+          if (detail.group.status !== 1)
+            throw new ValidationError(`Attendance group ${groupId} is disabled; enable it to close its days`, [{ field: 'group_id', message: 'is disabled' }])
+          groups.push(detail)
+        } else {
+          const ids = await tx.select({ id: attendanceGroups.id }).from(attendanceGroups).where(eq(attendanceGroups.status, 1))
+          for (const { id } of ids) groups.push((await setup.findGroup(tx, id))!)
+        }
+        const results: GroupResult[] = []
+        for (const detail of groups) results.push(await closeGroup(tx, detail, date, now))
+        const response = { date, groups: results }
+        await recordAudit(tx, actor, now, { action: 'attendance.close_day', resource: 'attendance_day', resourceId: date, after: response })
+        return response
+      })
+    },
+
+    /** The scheduled job: closes every ended, not yet closed day of every enabled group. */
+    async tick(): Promise<number> {
+      const now = clock.now()
+      if (!(await takeLease(now))) return 0
+      const groups = await database.db.select({ id: attendanceGroups.id }).from(attendanceGroups).where(eq(attendanceGroups.status, 1))
+      let closed = 0
+      for (const { id } of groups) {
+        const detail = await setup.findGroup(database.db, id)
+        if (!detail) continue
+        const zone = zoneOf(detail, defaultZone)
+        const today = localDate(now, zone)
+        const created = localDate(detail.group.createdAt, zone)
+        const start = created > addDays(today, -CATCH_UP_DAYS) ? created : addDays(today, -CATCH_UP_DAYS)
+        const done = await closedSince(id, start)
+        for (let date = start; date <= today; date = addDays(date, 1)) {
+          if (done.has(date)) continue
+          const result = await database.write((tx) => closeGroup(tx, detail, date, now))
+          if (!result.closed) break
+          closed++
+          if (result.absent_records || result.exception_records)
+            logger.info('attendance day closed', { ...result, date })
+        }
+      }
+      return closed
+    },
+  }
+}
+
+export type DayClose = ReturnType<typeof createDayClose>
+
+/** Runs the day-close job every `intervalMs`; returns a function that stops it. */
+export function scheduleDayClose(dayClose: DayClose, logger: Logger, intervalMs = 15_000): () => void {
+  let running = false
+  const run = async () => {
+    if (running) return
+    running = true
+    try {
+      await dayClose.tick()
+    } catch (error) {
+      logger.error('attendance day close failed', { error: String(error) })
+    } finally {
+      running = false
+    }
+  }
+  void run()
+  const timer = setInterval(run, intervalMs)
+  return () => clearInterval(timer)
+}

@@ -1,0 +1,174 @@
+import { t } from 'elysia'
+import { DateString, PositiveInt, Timestamp } from '../../http/models'
+import { P2Pagination, pageQuery } from '../../http/pagination'
+import { EmployeeSummary, Rule } from './setup-model'
+
+const Coordinate = (name: 'latitude' | 'longitude', limit: number) =>
+  t.Number({ minimum: -limit, maximum: limit, description: `${name}, -${limit} to ${limit}`, error: `must be a ${name} from -${limit} to ${limit}` })
+
+export const ClockBody = t.Object({
+  latitude: t.Optional(Coordinate('latitude', 90)),
+  longitude: t.Optional(Coordinate('longitude', 180)),
+  note: t.Optional(t.String({ maxLength: 500 })),
+})
+export type ClockInput = typeof ClockBody.static
+
+export const ClockInResult = t.Object({
+  attendance_id: t.Integer(),
+  work_date: t.String({ description: 'YYYY-MM-DD in the group’s zone' }),
+  clock_in_time: Timestamp,
+  status: t.Integer(),
+  status_text: t.String(),
+  late_minutes: t.Integer(),
+  message: t.String(),
+})
+
+export const ClockOutResult = t.Object({
+  attendance_id: t.Integer(),
+  work_date: t.String(),
+  clock_out_time: Timestamp,
+  status: t.Integer(),
+  status_text: t.String(),
+  work_hours: t.Number(),
+  early_minutes: t.Integer(),
+  message: t.String(),
+})
+
+export const AttendanceRecord = t.Object({
+  id: t.Integer(),
+  employee_id: t.Integer(),
+  employee: t.Optional(t.Nullable(EmployeeSummary)),
+  rule_id: t.Nullable(t.Integer()),
+  rule: t.Optional(t.Nullable(Rule)),
+  clock_in_time: t.Nullable(Timestamp),
+  clock_out_time: t.Nullable(Timestamp),
+  clock_in_lat: t.Nullable(t.Number()),
+  clock_in_lng: t.Nullable(t.Number()),
+  clock_out_lat: t.Nullable(t.Number()),
+  clock_out_lng: t.Nullable(t.Number()),
+  work_date: t.String(),
+  timezone: t.String({ description: 'the IANA zone work_date and the rule times are local to' }),
+  status: t.Integer(),
+  status_text: t.String(),
+  work_hours: t.Number(),
+  late_minutes: t.Integer(),
+  early_minutes: t.Integer(),
+  note: t.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type AttendanceRecordResponse = typeof AttendanceRecord.static
+
+export const RecordList = t.Object({ records: t.Array(AttendanceRecord), pagination: P2Pagination })
+
+const AttendanceStatus = t.Integer({
+  minimum: 0,
+  maximum: 4,
+  description: '0 normal, 1 late, 2 early leave, 3 absent, 4 exception',
+  error: 'status must be a whole number from 0 to 4',
+})
+
+const dateFilter = (field: string) => t.Optional(t.String({ ...DateString, error: `${field} must be a date written YYYY-MM-DD` }))
+
+export const OwnRecordQuery = t.Object({
+  ...pageQuery(10),
+  start_date: dateFilter('start_date'),
+  end_date: dateFilter('end_date'),
+  status: t.Optional(AttendanceStatus),
+})
+export type OwnRecordQuery = typeof OwnRecordQuery.static
+
+export const AdminRecordQuery = t.Object({
+  ...OwnRecordQuery.properties,
+  employee_id: t.Optional(PositiveInt('employee_id')),
+  group_id: t.Optional(PositiveInt('group_id', 'employees now in this group')),
+})
+export type AdminRecordQuery = typeof AdminRecordQuery.static
+
+export const StatisticsQuery = t.Object({
+  start_date: t.String({ ...DateString, error: 'start_date must be a date written YYYY-MM-DD' }),
+  end_date: t.String({ ...DateString, error: 'end_date must be a date written YYYY-MM-DD' }),
+})
+export type StatisticsQuery = typeof StatisticsQuery.static
+
+export const Statistics = t.Object({
+  total_days: t.Integer(),
+  work_days: t.Integer(),
+  attendance_days: t.Integer(),
+  late_days: t.Integer(),
+  early_days: t.Integer(),
+  absent_days: t.Integer(),
+  exception_days: t.Integer(),
+  total_work_hours: t.Number(),
+  avg_work_hours: t.Number(),
+  total_late_minutes: t.Integer(),
+  total_early_minutes: t.Integer(),
+  attendance_rate: t.Number({ description: 'percent' }),
+  late_days_allowed: t.Integer({ description: 'late days within each month’s allowed_late_days' }),
+  late_days_over_allowance: t.Integer({ description: 'late days beyond each month’s allowance' }),
+})
+export type StatisticsResponse = typeof Statistics.static
+
+const DayBrief = t.Object({
+  id: t.Integer(),
+  work_date: t.String(),
+  status: t.Integer(),
+  status_text: t.String(),
+  work_hours: t.Number(),
+})
+
+export const Summary = t.Object({
+  today: t.Nullable(
+    t.Object({
+      ...DayBrief.properties,
+      clock_in_time: t.Nullable(Timestamp),
+      clock_out_time: t.Nullable(Timestamp),
+    }),
+  ),
+  this_week: Statistics,
+  this_month: Statistics,
+  recent: t.Array(DayBrief),
+})
+export type SummaryResponse = typeof Summary.static
+
+export const Attempt = t.Object({
+  id: t.Integer(),
+  employee_id: t.Integer(),
+  employee: t.Nullable(EmployeeSummary),
+  rule_id: t.Nullable(t.Integer()),
+  kind: t.String({ description: 'clock_in or clock_out' }),
+  latitude: t.Nullable(t.Number()),
+  longitude: t.Nullable(t.Number()),
+  distance: t.Nullable(t.Number({ description: 'metres from the allowed centre; null when no position was sent' })),
+  radius: t.Integer(),
+  attempted_at: Timestamp,
+})
+
+export const AttemptQuery = t.Object({
+  ...pageQuery(10),
+  employee_id: t.Optional(PositiveInt('employee_id')),
+  start_date: dateFilter('start_date'),
+  end_date: dateFilter('end_date'),
+})
+export type AttemptQuery = typeof AttemptQuery.static
+
+export const AttemptList = t.Object({ attempts: t.Array(Attempt), pagination: P2Pagination })
+
+export const CloseDayBody = t.Object({
+  date: t.String({ ...DateString, error: 'must be a date written YYYY-MM-DD' }),
+  group_id: t.Optional(PositiveInt('group_id')),
+})
+
+export const CloseDayResult = t.Object({
+  date: t.String(),
+  groups: t.Array(
+    t.Object({
+      group_id: t.Integer(),
+      timezone: t.String(),
+      closed: t.Boolean({ description: 'false when the day has not ended yet in the group’s zone' }),
+      absent_records: t.Integer(),
+      exception_records: t.Integer(),
+    }),
+  ),
+})
+export type CloseDayResponse = typeof CloseDayResult.static

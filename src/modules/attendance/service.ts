@@ -1,0 +1,388 @@
+import type { Locale } from '../../config'
+import type { Database } from '../../db/client'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
+import { pageWindow, p2Pagination } from '../../http/pagination'
+import type { Clock } from '../../lib/clock'
+import { isCalendarDate } from '../../lib/dates'
+import { distanceMeters } from '../../lib/geo'
+import { addDays, daysBetween, localDate, weekday } from '../../lib/local-time'
+import { isUniqueViolation } from '../../lib/sqlite-errors'
+import { statusText } from '../../lib/status-text'
+import type { Principal } from '../rbac/access'
+import type {
+  AdminRecordQuery,
+  AttemptQuery,
+  AttendanceRecordResponse,
+  ClockInput,
+  OwnRecordQuery,
+  StatisticsQuery,
+  StatisticsResponse,
+  SummaryResponse,
+} from './model'
+import { evaluateClockIn, evaluateClockOut, hoursOf, isOvernight, workDateOf, type PolicyRule } from './policy'
+import * as repo from './repository'
+import type { RuleResponse } from './setup-model'
+import * as setup from './setup-repository'
+import { toRuleResponse, zoneOf } from './setup-service'
+import { computeStatistics } from './statistics'
+
+export const MAX_STATISTICS_DAYS = 366
+
+export function policyOf(rule: setup.RuleRow): PolicyRule {
+  return {
+    workStart: rule.workStartTime,
+    workEnd: rule.workEndTime,
+    breakStart: rule.breakStartTime,
+    breakEnd: rule.breakEndTime,
+    lateGrace: rule.lateGracePeriod,
+    earlyGrace: rule.earlyGracePeriod,
+    requiredWorkHours: rule.requiredWorkHours,
+    workDays: rule.workDays.split(',').map(Number),
+    flexible: rule.flexibleTime,
+  }
+}
+
+/** Among enabled rules (lowest id first): the first whose work days hold the date's weekday, else the first. */
+export function ruleFor<T extends { workDays: string }>(rules: T[], date: string): T | null {
+  const day = String(weekday(date))
+  return rules.find((rule) => rule.workDays.split(',').includes(day)) ?? rules[0] ?? null
+}
+
+export function toRecordResponse(
+  row: repo.RecordRow & { employee?: repo.RecordWithEmployee['employee'] },
+  locale: Locale,
+  rule?: RuleResponse | null,
+): AttendanceRecordResponse {
+  return {
+    id: row.id,
+    employee_id: row.employeeId,
+    ...(row.employee !== undefined ? { employee: row.employee } : {}),
+    rule_id: row.ruleId,
+    ...(rule !== undefined ? { rule } : {}),
+    clock_in_time: row.clockInTime?.toISOString() ?? null,
+    clock_out_time: row.clockOutTime?.toISOString() ?? null,
+    clock_in_lat: row.clockInLat,
+    clock_in_lng: row.clockInLng,
+    clock_out_lat: row.clockOutLat,
+    clock_out_lng: row.clockOutLng,
+    work_date: row.workDate,
+    timezone: row.timezone,
+    status: row.status,
+    status_text: statusText('attendance', row.status, locale),
+    work_hours: hoursOfRecord(row),
+    late_minutes: row.lateMinutes,
+    early_minutes: row.earlyMinutes,
+    note: row.note,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }
+}
+
+const hoursOfRecord = (row: { workMinutes: number }) => hoursOf(row.workMinutes)
+
+type Kind = 'clock_in' | 'clock_out'
+
+export interface AttendanceDeps {
+  database: Database
+  clock: Clock
+  defaultZone: string
+}
+
+export function createAttendanceService({ database, clock, defaultZone }: AttendanceDeps) {
+  const { db } = database
+
+  /** The caller's employee, group, zone and enabled rules; 403 when no employee is linked. */
+  const contextOf = async (principal: Principal) => {
+    if (principal.employeeId === null)
+      throw new ForbiddenError('Your account is not linked to an employee, so it has no attendance; ask an administrator to link it')
+    const employeeId = principal.employeeId
+    const group = await setup.groupOfEmployee(db, employeeId)
+    const zone = group ? zoneOf(group, defaultZone) : defaultZone
+    const rules = group && group.group.status === 1 ? await setup.enabledRulesOfGroup(db, group.group.id) : []
+    return { employeeId, group, zone, rules }
+  }
+
+  type Context = Awaited<ReturnType<typeof contextOf>>
+
+  /** Today's work date for the caller: the local date, or the overnight shift still running. */
+  const todayWorkDate = (context: Context, now: Date): string => {
+    const rule = ruleFor(context.rules, localDate(now, context.zone))
+    return rule ? workDateOf(policyOf(rule), context.zone, now) : localDate(now, context.zone)
+  }
+
+  const requireRule = (context: Context, now: Date): setup.RuleRow => {
+    if (!context.group) throw new ValidationError('You are not in an attendance group; ask an administrator to add you to one')
+    const rule = ruleFor(context.rules, localDate(now, context.zone))
+    if (!rule) throw new ValidationError(`Your attendance group "${context.group.group.name}" has no enabled rule; ask an administrator to add one`)
+    return rule
+  }
+
+  /** Refuses a position outside the rule's area (or none when one is needed), keeping the attempt for administrators. */
+  const checkPosition = async (context: Context, rule: setup.RuleRow, input: ClockInput, kind: Kind, now: Date) => {
+    if ((input.latitude === undefined) !== (input.longitude === undefined))
+      throw new ValidationError('Send latitude and longitude together', [
+        { field: input.latitude === undefined ? 'latitude' : 'longitude', message: 'is required with the other coordinate' },
+      ])
+    if (!rule.locationRequired || rule.allowedLatitude === null || rule.allowedLongitude === null) return
+    const position = input.latitude === undefined ? null : { latitude: input.latitude, longitude: input.longitude! }
+    const distance = position
+      ? distanceMeters(position, { latitude: rule.allowedLatitude, longitude: rule.allowedLongitude })
+      : null
+    if (distance !== null && distance <= rule.locationRadius) return
+    await database.write((tx) =>
+      repo.insertAttempt(tx, {
+        employeeId: context.employeeId,
+        ruleId: rule.id,
+        kind,
+        latitude: position?.latitude ?? null,
+        longitude: position?.longitude ?? null,
+        distance: distance === null ? null : Math.round(distance * 10) / 10,
+        radius: rule.locationRadius,
+        attemptedAt: now,
+      }),
+    )
+    const verb = kind === 'clock_in' ? 'clock in' : 'clock out'
+    if (distance === null)
+      throw new ValidationError(`Your attendance rule needs your position to ${verb}: send latitude and longitude (allowed radius ${rule.locationRadius} m)`)
+    throw new ValidationError(
+      `You are ${Math.round(distance)} m from the allowed place, outside its ${rule.locationRadius} m radius; ${verb} from within ${rule.locationRadius} m`,
+    )
+  }
+
+  const statisticsOf = async (context: Context, start: string, end: string): Promise<StatisticsResponse> => {
+    const today = localDate(clock.now(), context.zone)
+    const rule = ruleFor(context.rules, today)
+    const workDays = rule ? policyOf(rule).workDays : []
+    const totals = await repo.monthlyTotals(db, context.employeeId, start, end, today, workDays)
+    return computeStatistics({ start, end, today, workDays, allowedLateDays: rule?.allowedLateDays ?? 0, totals })
+  }
+
+  const fullRecord = async (row: repo.RecordWithEmployee, locale: Locale) => {
+    const rule = row.ruleId === null ? null : await setup.findRule(db, row.ruleId)
+    return toRecordResponse(row, locale, rule ? toRuleResponse(rule, locale) : null)
+  }
+
+  return {
+    async clockIn(principal: Principal, input: ClockInput, locale: Locale) {
+      const now = clock.now()
+      const context = await contextOf(principal)
+      const rule = requireRule(context, now)
+      await checkPosition(context, rule, input, 'clock_in', now)
+      const outcome = evaluateClockIn(policyOf(rule), context.zone, now)
+      let record: repo.RecordRow
+      try {
+        record = await database.write((tx) =>
+          repo.insertRecord(tx, {
+            employeeId: context.employeeId,
+            ruleId: rule.id,
+            workDate: outcome.workDate,
+            timezone: context.zone,
+            clockInTime: now,
+            clockInLat: input.latitude ?? null,
+            clockInLng: input.longitude ?? null,
+            status: outcome.status,
+            lateMinutes: outcome.lateMinutes,
+            note: input.note?.trim() ?? '',
+            createdAt: now,
+            updatedAt: now,
+          }),
+        )
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ConflictError(`You have already clocked in for ${outcome.workDate}`)
+        throw error
+      }
+      const message = !outcome.isWorkDay
+        ? 'Clocked in on a day off'
+        : outcome.status === 1
+          ? `Clocked in ${outcome.lateMinutes} minutes late`
+          : 'Clocked in on time'
+      return {
+        attendance_id: record.id,
+        work_date: record.workDate,
+        clock_in_time: now.toISOString(),
+        status: record.status,
+        status_text: statusText('attendance', record.status, locale),
+        late_minutes: record.lateMinutes,
+        message,
+      }
+    },
+
+    async clockOut(principal: Principal, input: ClockInput, locale: Locale) {
+      const now = clock.now()
+      const context = await contextOf(principal)
+      const current = requireRule(context, now)
+      await checkPosition(context, current, input, 'clock_out', now)
+
+      // the shift being closed: today's, or for an overnight rule the one that began yesterday
+      const workDate = workDateOf(policyOf(current), context.zone, now)
+      const dates = isOvernight(policyOf(current)) ? [workDate, addDays(localDate(now, context.zone), -1)] : [workDate]
+      const candidates = (await Promise.all([...new Set(dates)].map((date) => repo.findRecordOn(db, context.employeeId, date)))).filter(
+        (row): row is repo.RecordRow => row !== null,
+      )
+      const open = candidates.find((row) => row.clockInTime !== null && row.clockOutTime === null && row.status !== 4)
+      if (!open) {
+        const done = candidates.find((row) => row.clockOutTime !== null)
+        if (done) throw new ConflictError(`You have already clocked out for ${done.workDate}`)
+        const closed = candidates.find((row) => row.clockInTime !== null)
+        if (closed)
+          throw new ConflictError(`Your work day ${closed.workDate} was closed without a clock-out (status exception); ask an administrator`)
+        throw new ValidationError(`You have not clocked in for ${workDate}; clock in first`)
+      }
+      const recordRule = (open.ruleId === null ? null : (await setup.findRule(db, open.ruleId))?.rule) ?? current
+      const outcome = evaluateClockOut(policyOf(recordRule), open.timezone, open.workDate, open.clockInTime!, now, open.lateMinutes)
+      const note = input.note?.trim()
+      const closedNow = await database.write((tx) =>
+        repo.closeRecord(tx, open.id, {
+          clockOutTime: now,
+          clockOutLat: input.latitude ?? null,
+          clockOutLng: input.longitude ?? null,
+          status: outcome.status,
+          workMinutes: outcome.workMinutes,
+          earlyMinutes: outcome.earlyMinutes,
+          note: note ? (open.note ? `${open.note}\n${note}` : note) : open.note,
+          updatedAt: now,
+        }),
+      )
+      if (!closedNow) throw new ConflictError(`You have already clocked out for ${open.workDate}`)
+      const message =
+        outcome.status === 2
+          ? `Clocked out ${outcome.earlyMinutes} minutes early`
+          : outcome.status === 4
+            ? `Clocked out after ${outcome.workHours} hours, short of the required ${recordRule.requiredWorkHours}`
+            : 'Clocked out'
+      return {
+        attendance_id: open.id,
+        work_date: open.workDate,
+        clock_out_time: now.toISOString(),
+        status: outcome.status,
+        status_text: statusText('attendance', outcome.status, locale),
+        work_hours: outcome.workHours,
+        early_minutes: outcome.earlyMinutes,
+        message,
+      }
+    },
+
+    /** The caller's record for today's work date, with employee and rule; null when there is none. */
+    async today(principal: Principal, locale: Locale): Promise<AttendanceRecordResponse | null> {
+      const context = await contextOf(principal)
+      const row = await repo.findRecordOn(db, context.employeeId, todayWorkDate(context, clock.now()))
+      if (!row) return null
+      return fullRecord((await repo.findRecord(db, row.id))!, locale)
+    },
+
+    async ownRecords(principal: Principal, query: OwnRecordQuery, locale: Locale) {
+      const context = await contextOf(principal)
+      return listRecords({ ...query, employee_id: context.employeeId }, locale)
+    },
+
+    async statistics(principal: Principal, query: StatisticsQuery): Promise<StatisticsResponse> {
+      checkRange(query.start_date, query.end_date)
+      return statisticsOf(await contextOf(principal), query.start_date, query.end_date)
+    },
+
+    async summary(principal: Principal, locale: Locale): Promise<SummaryResponse> {
+      const context = await contextOf(principal)
+      const now = clock.now()
+      const today = localDate(now, context.zone)
+      const monday = addDays(today, 1 - weekday(today))
+      const first = `${today.slice(0, 8)}01`
+      const [todayRow, week, month, recent] = await Promise.all([
+        repo.findRecordOn(db, context.employeeId, todayWorkDate(context, now)),
+        statisticsOf(context, monday, today),
+        statisticsOf(context, first, today),
+        repo.recentRecords(db, context.employeeId, 7),
+      ])
+      const brief = (row: repo.RecordRow) => ({
+        id: row.id,
+        work_date: row.workDate,
+        status: row.status,
+        status_text: statusText('attendance', row.status, locale),
+        work_hours: hoursOfRecord(row),
+      })
+      return {
+        today: todayRow
+          ? { ...brief(todayRow), clock_in_time: todayRow.clockInTime?.toISOString() ?? null, clock_out_time: todayRow.clockOutTime?.toISOString() ?? null }
+          : null,
+        this_week: week,
+        this_month: month,
+        recent: recent.map(brief),
+      }
+    },
+
+    async rule(principal: Principal, locale: Locale): Promise<RuleResponse> {
+      const context = await contextOf(principal)
+      const rule = ruleFor(context.rules, localDate(clock.now(), context.zone))
+      if (!rule)
+        throw new NotFoundError(
+          context.group ? `Your attendance group "${context.group.group.name}" has no enabled rule` : 'You are not in an attendance group',
+        )
+      return toRuleResponse((await setup.findRule(db, rule.id))!, locale)
+    },
+
+    adminRecords: (query: AdminRecordQuery, locale: Locale) => listRecords(query, locale),
+
+    /** Refused clock attempts, newest first; dates are UTC days. */
+    async attempts(query: AttemptQuery) {
+      if (query.start_date && query.end_date) checkRange(query.start_date, query.end_date, Infinity)
+      const window = pageWindow(query, 10)
+      const { rows, total } = await repo.listAttempts(
+        db,
+        {
+          employeeId: query.employee_id,
+          from: query.start_date ? new Date(`${query.start_date}T00:00:00Z`) : undefined,
+          until: query.end_date ? new Date(`${addDays(query.end_date, 1)}T00:00:00Z`) : undefined,
+        },
+        window,
+      )
+      return {
+        attempts: rows.map(({ attempt, name, phone }) => ({
+          id: attempt.id,
+          employee_id: attempt.employeeId,
+          employee: name === null ? null : { id: attempt.employeeId, name, phone },
+          rule_id: attempt.ruleId,
+          kind: attempt.kind,
+          latitude: attempt.latitude,
+          longitude: attempt.longitude,
+          distance: attempt.distance,
+          radius: attempt.radius,
+          attempted_at: attempt.attemptedAt.toISOString(),
+        })),
+        pagination: p2Pagination(total, window),
+      }
+    },
+
+    async adminRecord(id: number, locale: Locale): Promise<AttendanceRecordResponse> {
+      const row = await repo.findRecord(db, id)
+      if (!row) throw new NotFoundError(`Attendance record ${id} does not exist`)
+      return fullRecord(row, locale)
+    },
+  }
+
+  async function listRecords(query: AdminRecordQuery, locale: Locale) {
+    if (query.start_date && query.end_date) checkRange(query.start_date, query.end_date, Infinity)
+    const window = pageWindow(query, 10)
+    const { rows, total } = await repo.listRecords(
+      db,
+      { employeeId: query.employee_id, groupId: query.group_id, startDate: query.start_date, endDate: query.end_date, status: query.status },
+      window,
+    )
+    return { records: rows.map((row) => toRecordResponse(row, locale)), pagination: p2Pagination(total, window) }
+  }
+}
+
+/** A real date range, start ≤ end, at most `maxDays` days long. */
+export function checkRange(start: string, end: string, maxDays = MAX_STATISTICS_DAYS): void {
+  const problems: { field: string; message: string }[] = []
+  for (const [field, value] of [
+    ['start_date', start],
+    ['end_date', end],
+  ] as const)
+    if (!isCalendarDate(value)) problems.push({ field, message: `"${value}" is not a real date` })
+  if (problems.length === 0 && start > end) problems.push({ field: 'start_date', message: 'must not be after end_date' })
+  if (problems.length === 0 && daysBetween(start, end) + 1 > maxDays)
+    problems.push({ field: 'end_date', message: `must be at most ${maxDays} days after start_date (inclusive)` })
+  if (problems.length > 0) throw new ValidationError(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems)
+}
+
+
+export type AttendanceService = ReturnType<typeof createAttendanceService>

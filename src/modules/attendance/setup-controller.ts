@@ -1,0 +1,120 @@
+import { Elysia, t } from 'elysia'
+import type { AuthGuard } from '../../http/auth'
+import { Envelope, type Replier } from '../../http/envelope'
+import type { LocalePlugin } from '../../http/locale'
+import { IdParams } from '../../http/models'
+import {
+  CreateGroupBody,
+  CreateRuleBody,
+  EmployeeIdsBody,
+  EmployeeSummary,
+  Group,
+  GroupList,
+  GroupListQuery,
+  Rule,
+  RuleList,
+  RuleListQuery,
+  UpdateGroupBody,
+  UpdateRuleBody,
+} from './setup-model'
+import type { AttendanceSetupService } from './setup-service'
+
+const rules = (summary: string) => ({ tags: ['Attendance rules'], summary })
+const groups = (summary: string) => ({ tags: ['Attendance groups'], summary })
+const Done = Envelope(t.Null())
+
+export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, setup: AttendanceSetupService) =>
+  new Elysia({ name: 'attendance-setup', prefix: '/api/v1/admin/attendance' })
+    .use(guard)
+    .use(locale)
+    .post('/rules', async ({ body, actor, locale, set }) => reply.created(set, await setup.createRule(body, actor, locale), 'Rule created'), {
+      permission: 'attendance_rules:create',
+      body: CreateRuleBody,
+      response: { 201: Envelope(Rule) },
+      detail: rules('Create an attendance rule (status 1)'),
+    })
+    .get('/rules', async ({ query, locale }) => reply.ok(await setup.listRules(query, locale)), {
+      permission: 'attendance_rules:read',
+      query: RuleListQuery,
+      response: Envelope(RuleList),
+      detail: rules('List attendance rules'),
+    })
+    .get('/rules/:id', async ({ params, locale }) => reply.ok(await setup.getRule(params.id, locale)), {
+      permission: 'attendance_rules:read',
+      params: IdParams,
+      response: Envelope(Rule),
+      detail: rules('Read an attendance rule'),
+    })
+    .put('/rules/:id', async ({ params, body, actor, locale }) => reply.ok(await setup.updateRule(params.id, body, actor, locale), 'Rule updated'), {
+      permission: 'attendance_rules:update',
+      params: IdParams,
+      body: UpdateRuleBody,
+      response: Envelope(Rule),
+      detail: rules('Update an attendance rule; every create field is accepted'),
+    })
+    .delete('/rules/:id', async ({ params, actor }) => reply.ok(await setup.removeRule(params.id, actor).then(() => null), 'Rule deleted'), {
+      permission: 'attendance_rules:delete',
+      params: IdParams,
+      response: Done,
+      detail: rules('Delete an attendance rule (records keep their history)'),
+    })
+    .post('/groups', async ({ body, actor, locale, set }) => reply.created(set, await setup.createGroup(body, actor, locale), 'Group created'), {
+      permission: 'attendance_groups:create',
+      body: CreateGroupBody,
+      response: { 201: Envelope(Group) },
+      detail: groups('Create an attendance group (status 1)'),
+    })
+    .get('/groups', async ({ query, locale }) => reply.ok(await setup.listGroups(query, locale)), {
+      permission: 'attendance_groups:read',
+      query: GroupListQuery,
+      response: Envelope(GroupList),
+      detail: groups('List attendance groups'),
+    })
+    .get('/groups/:id', async ({ params, locale }) => reply.ok(await setup.getGroup(params.id, locale)), {
+      permission: 'attendance_groups:read',
+      params: IdParams,
+      response: Envelope(Group),
+      detail: groups('Read an attendance group'),
+    })
+    .put('/groups/:id', async ({ params, body, actor, locale }) => reply.ok(await setup.updateGroup(params.id, body, actor, locale), 'Group updated'), {
+      permission: 'attendance_groups:update',
+      params: IdParams,
+      body: UpdateGroupBody,
+      response: Envelope(Group),
+      detail: groups('Update an attendance group'),
+    })
+    .delete('/groups/:id', async ({ params, actor }) => reply.ok(await setup.removeGroup(params.id, actor).then(() => null), 'Group deleted'), {
+      permission: 'attendance_groups:delete',
+      params: IdParams,
+      response: Done,
+      detail: groups('Delete an attendance group with its rules; members leave it, records stay'),
+    })
+    .post(
+      '/groups/:id/employees',
+      async ({ params, body, actor }) => reply.ok(await setup.addMembers(params.id, body.employee_ids, actor).then(() => null), 'Employees added'),
+      {
+        permission: 'attendance_groups:update',
+        params: IdParams,
+        body: EmployeeIdsBody,
+        response: Done,
+        detail: groups('Add employees to a group (moving them out of any other)'),
+      },
+    )
+    .get('/groups/:id/employees', async ({ params }) => reply.ok(await setup.members(params.id)), {
+      permission: 'attendance_groups:read',
+      params: IdParams,
+      response: Envelope(t.Array(EmployeeSummary)),
+      detail: groups('Employees of a group'),
+    })
+    .delete(
+      '/groups/:id/employees',
+      async ({ params, body, actor }) =>
+        reply.ok(await setup.removeMembers(params.id, body.employee_ids, actor).then(() => null), 'Employees removed'),
+      {
+        permission: 'attendance_groups:update',
+        params: IdParams,
+        body: EmployeeIdsBody,
+        response: Done,
+        detail: groups('Remove employees from a group'),
+      },
+    )

@@ -1,0 +1,149 @@
+import { t } from 'elysia'
+import { PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
+import { P2Pagination, pageQuery } from '../../http/pagination'
+
+const ClockTime = t.String({
+  pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+  description: 'HH:MM, 00:00 to 23:59, local to the group’s time zone',
+  examples: ['09:00'],
+  error: 'must be a time HH:MM between 00:00 and 23:59',
+})
+
+const WorkDays = t.String({
+  pattern: '^[1-7](,[1-7]){0,6}$',
+  description: 'comma-separated distinct ISO weekdays, 1 = Monday … 7 = Sunday',
+  examples: ['1,2,3,4,5'],
+  error: 'must be distinct weekday digits 1 to 7 joined by commas, such as 1,2,3,4,5',
+})
+
+const Minutes = t.Integer({ minimum: 0, maximum: 1440, description: 'minutes', error: 'must be a whole number of minutes from 0 to 1440' })
+const Latitude = t.Number({ minimum: -90, maximum: 90, error: 'must be a latitude from -90 to 90' })
+const Longitude = t.Number({ minimum: -180, maximum: 180, error: 'must be a longitude from -180 to 180' })
+
+export const TimeZoneField = t.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'IANA time zone; null means the company’s, then the service default',
+  examples: ['Asia/Shanghai'],
+  error: 'must be an IANA time zone name such as Asia/Shanghai',
+})
+
+export const GroupSummary = t.Object({ id: t.Integer(), name: t.String() })
+export const EmployeeSummary = t.Object({ id: t.Integer(), name: t.String(), phone: t.Nullable(t.String()) })
+export type EmployeeSummary = typeof EmployeeSummary.static
+
+export const Rule = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  description: t.String(),
+  group_id: t.Integer(),
+  group: t.Nullable(GroupSummary),
+  work_start_time: t.String(),
+  work_end_time: t.String(),
+  break_start_time: t.Nullable(t.String()),
+  break_end_time: t.Nullable(t.String()),
+  late_grace_period: t.Integer(),
+  early_grace_period: t.Integer(),
+  required_work_hours: t.Number(),
+  allowed_late_days: t.Integer(),
+  location_required: t.Boolean(),
+  allowed_latitude: t.Nullable(t.Number()),
+  allowed_longitude: t.Nullable(t.Number()),
+  location_radius: t.Integer(),
+  work_days: t.String(),
+  flexible_time: t.Boolean(),
+  status: t.Integer(),
+  status_text: t.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type RuleResponse = typeof Rule.static
+
+const ruleFields = {
+  name: Text(100),
+  description: t.Optional(t.String({ maxLength: 500 })),
+  group_id: PositiveInt('group_id'),
+  work_start_time: ClockTime,
+  work_end_time: ClockTime,
+  break_start_time: t.Optional(t.Nullable(ClockTime)),
+  break_end_time: t.Optional(t.Nullable(ClockTime)),
+  late_grace_period: t.Optional(Minutes),
+  early_grace_period: t.Optional(Minutes),
+  required_work_hours: t.Number({ minimum: 0, maximum: 24, description: 'hours, 0 to 24', error: 'must be a number of hours from 0 to 24' }),
+  allowed_late_days: t.Optional(t.Integer({ minimum: 0, maximum: 31, error: 'must be a whole number of days from 0 to 31' })),
+  location_required: t.Optional(t.Boolean()),
+  allowed_latitude: t.Optional(t.Nullable(Latitude)),
+  allowed_longitude: t.Optional(t.Nullable(Longitude)),
+  location_radius: t.Optional(t.Integer({ minimum: 0, maximum: 100_000, error: 'must be a whole number of metres from 0 to 100000' })),
+  work_days: WorkDays,
+  flexible_time: t.Optional(t.Boolean()),
+}
+
+export const CreateRuleBody = t.Object(ruleFields)
+export type CreateRuleInput = typeof CreateRuleBody.static
+
+export const UpdateRuleBody = t.Partial(t.Object({ ...ruleFields, status: Status() }))
+export type UpdateRuleInput = typeof UpdateRuleBody.static
+
+export const RULE_SORTS = ['id', 'name', 'created_at', 'updated_at', 'work_start_time'] as const
+
+export const RuleListQuery = t.Object({
+  ...pageQuery(10),
+  group_id: t.Optional(PositiveInt('group_id')),
+  status: t.Optional(StatusFilter()),
+  sort: t.Optional(
+    t.UnionEnum(RULE_SORTS, { default: 'created_at', error: `sort must be one of ${RULE_SORTS.join(', ')}` }),
+  ),
+  order: t.Optional(t.UnionEnum(['asc', 'desc'], { default: 'desc', error: 'order must be asc or desc' })),
+})
+export type RuleListQuery = typeof RuleListQuery.static
+
+export const RuleList = t.Object({ rules: t.Array(Rule), pagination: P2Pagination })
+
+export const Group = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  description: t.String(),
+  company_id: t.Integer(),
+  company: t.Nullable(GroupSummary),
+  manager_id: t.Nullable(t.Integer()),
+  manager: t.Nullable(EmployeeSummary),
+  timezone: t.Nullable(t.String({ description: 'the group’s own zone; null means the company’s, then the service default' })),
+  effective_timezone: t.String({ description: 'the zone attendance of this group is computed in' }),
+  status: t.Integer(),
+  status_text: t.String(),
+  employee_count: t.Integer(),
+  rule_count: t.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type GroupResponse = typeof Group.static
+
+const groupFields = {
+  name: Text(100),
+  description: t.Optional(t.String({ maxLength: 500 })),
+  company_id: PositiveInt('company_id'),
+  manager_id: t.Optional(t.Nullable(PositiveInt('manager_id'))),
+  timezone: t.Optional(t.Nullable(TimeZoneField)),
+}
+
+export const CreateGroupBody = t.Object(groupFields)
+export type CreateGroupInput = typeof CreateGroupBody.static
+
+export const UpdateGroupBody = t.Partial(t.Object({ ...groupFields, status: Status() }))
+export type UpdateGroupInput = typeof UpdateGroupBody.static
+
+export const GroupListQuery = t.Object({
+  ...pageQuery(10),
+  company_id: t.Optional(PositiveInt('company_id')),
+  status: t.Optional(StatusFilter()),
+  search: t.Optional(t.String({ maxLength: 100, description: 'part of the name, ignoring case' })),
+})
+export type GroupListQuery = typeof GroupListQuery.static
+
+export const GroupList = t.Object({ groups: t.Array(Group), pagination: P2Pagination })
+
+export const EmployeeIdsBody = t.Object({
+  employee_ids: t.Array(PositiveInt('employee_ids'), { minItems: 1, maxItems: 1000, description: 'employee ids, 1 to 1000' }),
+})
+export type EmployeeIdsInput = typeof EmployeeIdsBody.static
