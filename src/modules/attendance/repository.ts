@@ -109,7 +109,7 @@ export interface MonthTotals {
   workMinutes: number
   lateMinutes: number
   earlyMinutes: number
-  /** records on days before `today` whose ISO weekday is one of the work days */
+  /** records on days from `since` to before `today` whose ISO weekday is one of the work days */
   pastWorkDayRecords: number
 }
 
@@ -122,6 +122,7 @@ export async function monthlyTotals(
   employeeId: number,
   start: string,
   end: string,
+  since: string,
   today: string,
   workDays: number[],
 ): Promise<MonthTotals[]> {
@@ -129,7 +130,7 @@ export async function monthlyTotals(
   const onPastWorkDay =
     workDays.length === 0
       ? sql`0`
-      : sql`${attendanceRecords.workDate} < ${today} AND ${weekday} IN (${sql.join(
+      : sql`${attendanceRecords.workDate} >= ${since} AND ${attendanceRecords.workDate} < ${today} AND ${weekday} IN (${sql.join(
           workDays.map((day) => sql`${day}`),
           sql`, `,
         )})`

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm'
 import type { Locale } from '../../config'
 import type { Database } from '../../db/client'
+import { employees } from '../../db/schema'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
@@ -96,10 +98,13 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
     if (principal.employeeId === null)
       throw new ForbiddenError('Your account is not linked to an employee, so it has no attendance; ask an administrator to link it')
     const employeeId = principal.employeeId
-    const group = await setup.groupOfEmployee(db, employeeId)
+    const [group, [employee]] = await Promise.all([
+      setup.groupOfEmployee(db, employeeId),
+      db.select({ hireDate: employees.hireDate }).from(employees).where(eq(employees.id, employeeId)),
+    ])
     const zone = group ? zoneOf(group, defaultZone) : defaultZone
     const rules = group && group.group.status === 1 ? await setup.enabledRulesOfGroup(db, group.group.id) : []
-    return { employeeId, group, zone, rules }
+    return { employeeId, hireDate: employee?.hireDate ?? null, group, zone, rules }
   }
 
   type Context = Awaited<ReturnType<typeof contextOf>>
@@ -153,8 +158,10 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
     const today = localDate(clock.now(), context.zone)
     const rule = ruleFor(context.rules, today)
     const workDays = rule ? policyOf(rule).workDays : []
-    const totals = await repo.monthlyTotals(db, context.employeeId, start, end, today, workDays)
-    return computeStatistics({ start, end, today, workDays, allowedLateDays: rule?.allowedLateDays ?? 0, totals })
+    // days before the employee was hired cannot be missed
+    const since = context.hireDate && context.hireDate > start ? context.hireDate : start
+    const totals = await repo.monthlyTotals(db, context.employeeId, start, end, since, today, workDays)
+    return computeStatistics({ start, end, today, since, workDays, allowedLateDays: rule?.allowedLateDays ?? 0, totals })
   }
 
   const fullRecord = async (row: repo.RecordWithEmployee, locale: Locale) => {

@@ -21,17 +21,19 @@ export interface StatisticsInput {
   end: string
   /** the caller's local today: work days before it with no record count as absent */
   today: string
+  /** the first day that can be missed (the later of start and the hire date) */
+  since: string
   workDays: readonly number[]
   allowedLateDays: number
   totals: MonthTotals[]
 }
 
 /** The statistics object of CONTRACT §4 from per-month SQL totals. */
-export function computeStatistics({ start, end, today, workDays, allowedLateDays, totals }: StatisticsInput): StatisticsResponse {
+export function computeStatistics({ start, end, today, since, workDays, allowedLateDays, totals }: StatisticsInput): StatisticsResponse {
   const sum = (pick: (month: MonthTotals) => number) => totals.reduce((acc, month) => acc + Number(pick(month)), 0)
   const workDayCount = countWorkDays(start, end, workDays)
   const lastPast = addDays(today, -1) < end ? addDays(today, -1) : end
-  const pastWorkDays = countWorkDays(start, lastPast, workDays)
+  const pastWorkDays = countWorkDays(since, lastPast, workDays)
   const attendanceDays = sum((m) => m.attendanceDays)
   const workMinutes = sum((m) => m.workMinutes)
   const lateDays = sum((m) => m.lateDays)
