@@ -506,3 +506,47 @@ describe('day close', () => {
     )
   })
 })
+
+describe('an overnight shift', () => {
+  test('the clock-out after midnight closes the record of the evening before; a clock-in after midnight is late for it', async () => {
+    at('2024-03-20T12:00:00')
+    const group = await adminReq('POST', '/api/v1/admin/attendance/groups', { name: 'Night', company_id: 1 })
+    await adminReq('POST', '/api/v1/admin/attendance/rules', {
+      name: 'Night shift',
+      group_id: group.body.data.id,
+      work_start_time: '22:00',
+      work_end_time: '06:00',
+      required_work_hours: 7,
+      work_days: '1,2,3,4,5,6,7',
+    })
+    await adminReq('POST', `/api/v1/admin/attendance/groups/${group.body.data.id}/employees`, { employee_ids: [employeeIds.ned] })
+
+    at('2024-03-20T21:55:00')
+    expect((await as('ned', 'POST', '/api/v1/attendance/clock-in', {})).body.data).toMatchObject({
+      work_date: '2024-03-20',
+      status: 0,
+      late_minutes: 0,
+    })
+    at('2024-03-21T06:10:00')
+    expect((await as('ned', 'POST', '/api/v1/attendance/clock-out', {})).body.data).toMatchObject({
+      work_date: '2024-03-20',
+      status: 0,
+      work_hours: 8.25,
+      early_minutes: 0,
+    })
+    at('2024-03-22T00:30:00')
+    expect((await as('ned', 'POST', '/api/v1/attendance/clock-in', {})).body.data).toMatchObject({
+      work_date: '2024-03-21',
+      status: 1,
+      late_minutes: 150,
+      message: 'Clocked in 150 minutes late',
+    })
+    at('2024-03-22T05:00:00')
+    expect((await as('ned', 'POST', '/api/v1/attendance/clock-out', {})).body.data).toMatchObject({
+      work_date: '2024-03-21',
+      status: 2,
+      work_hours: 4.5,
+      early_minutes: 60,
+    })
+  })
+})
