@@ -550,3 +550,20 @@ describe('an overnight shift', () => {
     })
   })
 })
+
+describe('a group that cannot be clocked into', () => {
+  test('a disabled group, or one without an enabled rule → 400 saying which; no rule → 404', async () => {
+    await adminReq('PUT', '/api/v1/admin/attendance/groups/3', { status: 0 })
+    at('2024-03-25T09:00:00')
+    expect((await as('ned', 'POST', '/api/v1/attendance/clock-in', {})).body).toEqual(
+      failure(400, 'Your attendance group "Night" is disabled; ask an administrator to enable it'),
+    )
+    const empty = await adminReq('POST', '/api/v1/admin/attendance/groups', { name: 'Empty', company_id: 1 })
+    await adminReq('POST', `/api/v1/admin/attendance/groups/${empty.body.data.id}/employees`, { employee_ids: [employeeIds.ned] })
+    expect((await as('ned', 'POST', '/api/v1/attendance/clock-out', {})).body).toEqual(
+      failure(400, 'Your attendance group "Empty" has no enabled rule; ask an administrator to add one'),
+    )
+    expect((await as('ned', 'GET', '/api/v1/attendance/rule')).body).toEqual(failure(404, 'Your attendance group "Empty" has no enabled rule'))
+    expect((await records('ned')).some((r) => r.workDate === '2024-03-25')).toBe(false)
+  })
+})

@@ -118,7 +118,12 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
   const requireRule = (context: Context, now: Date): setup.RuleRow => {
     if (!context.group) throw new ValidationError('You are not in an attendance group; ask an administrator to add you to one')
     const rule = ruleFor(context.rules, localDate(now, context.zone))
-    if (!rule) throw new ValidationError(`Your attendance group "${context.group.group.name}" has no enabled rule; ask an administrator to add one`)
+    if (!rule)
+      throw new ValidationError(
+        context.group.group.status === 1
+          ? `Your attendance group "${context.group.group.name}" has no enabled rule; ask an administrator to add one`
+          : `Your attendance group "${context.group.group.name}" is disabled; ask an administrator to enable it`,
+      )
     return rule
   }
 
