@@ -104,9 +104,7 @@ describe('the geofence', () => {
     const position = north(150)
     const reply = await as('ann', 'POST', '/api/v1/attendance/clock-in', position)
     expect(reply.status).toBe(400)
-    expect(reply.body).toEqual(
-      failure(400, 'You are 150 m from the allowed place, outside its 100 m radius; clock in from within 100 m'),
-    )
+    expect(reply.body).toEqual(failure(400, 'You are 150 m from the allowed place, outside its 100 m radius; clock in from within 100 m'))
     expect(await records('ann')).toEqual([])
 
     const attempts = await adminReq('GET', '/api/v1/admin/attendance/attempts')
@@ -139,7 +137,9 @@ describe('the geofence', () => {
       failure(400, 'Your attendance rule needs your position to clock in: send latitude and longitude (allowed radius 100 m)'),
     )
     expect((await as('ann', 'POST', '/api/v1/attendance/clock-in', { latitude: 31.2 })).body).toEqual(
-      failure(400, 'Send latitude and longitude together', { errors: [{ field: 'longitude', message: 'is required with the other coordinate' }] }),
+      failure(400, 'Send latitude and longitude together', {
+        errors: [{ field: 'longitude', message: 'is required with the other coordinate' }],
+      }),
     )
     expect((await as('ann', 'POST', '/api/v1/attendance/clock-in', { latitude: 91, longitude: 0 })).body).toEqual({
       ...invalidBody('latitude', 'must be a latitude from -90 to 90'),
@@ -168,7 +168,13 @@ describe('the geofence', () => {
       ),
     )
     const [row] = await records('ann')
-    expect(row).toMatchObject({ workDate: '2024-03-01', timezone: 'Asia/Shanghai', clockInLat: position.latitude, clockInLng: position.longitude, note: 'bus was late' })
+    expect(row).toMatchObject({
+      workDate: '2024-03-01',
+      timezone: 'Asia/Shanghai',
+      clockInLat: position.latitude,
+      clockInLng: position.longitude,
+      note: 'bus was late',
+    })
   })
 })
 
@@ -430,7 +436,14 @@ describe('a month of mixed records', () => {
 
   test('own records: P2, filters, and never another employee’s', async () => {
     const page = await as('mia', 'GET', '/api/v1/attendance/records?page_size=3&page=2&employee_id=' + employeeIds.ann)
-    expect(page.body.data.pagination).toEqual({ current_page: 2, page_size: 3, total_items: 10, total_pages: 4, has_next: true, has_prev: true })
+    expect(page.body.data.pagination).toEqual({
+      current_page: 2,
+      page_size: 3,
+      total_items: 10,
+      total_pages: 4,
+      has_next: true,
+      has_prev: true,
+    })
     expect(page.body.data.records.map((r: { work_date: string }) => r.work_date)).toEqual(['2024-03-09', '2024-03-08', '2024-03-07'])
     expect(page.body.data.records.every((r: { employee_id: number }) => r.employee_id === employeeIds.mia)).toBe(true)
     const late = await as('mia', 'GET', '/api/v1/attendance/records?status=1&start_date=2024-03-05&end_date=2024-03-11')
@@ -444,7 +457,10 @@ describe('a month of mixed records', () => {
 
 describe('administrators’ reads', () => {
   test('records by employee, date range, status and group; one record in full', async () => {
-    const byEmployee = await adminReq('GET', `/api/v1/admin/attendance/records?employee_id=${employeeIds.mia}&start_date=2024-03-06&end_date=2024-03-07`)
+    const byEmployee = await adminReq(
+      'GET',
+      `/api/v1/admin/attendance/records?employee_id=${employeeIds.mia}&start_date=2024-03-06&end_date=2024-03-07`,
+    )
     expect(byEmployee.body.data.records.map((r: { work_date: string; status_text: string }) => [r.work_date, r.status_text])).toEqual([
       ['2024-03-07', 'exception'],
       ['2024-03-06', 'absent'],
@@ -454,8 +470,14 @@ describe('administrators’ reads', () => {
     expect([...siteEmployees].sort()).toEqual([employeeIds.ann, employeeIds.cal].sort())
 
     const one = await adminReq('GET', `/api/v1/admin/attendance/records/${byEmployee.body.data.records[0].id}`)
-    expect(one.body.data).toMatchObject({ employee: { id: employeeIds.mia, name: 'mia' }, rule: { id: 2, name: 'Office hours' }, status: 4 })
-    expect((await adminReq('GET', '/api/v1/admin/attendance/records/9999')).body).toEqual(failure(404, 'Attendance record 9999 does not exist'))
+    expect(one.body.data).toMatchObject({
+      employee: { id: employeeIds.mia, name: 'mia' },
+      rule: { id: 2, name: 'Office hours' },
+      status: 4,
+    })
+    expect((await adminReq('GET', '/api/v1/admin/attendance/records/9999')).body).toEqual(
+      failure(404, 'Attendance record 9999 does not exist'),
+    )
     expect((await as('mia', 'GET', '/api/v1/admin/attendance/records')).status).toBe(403)
   })
 })
@@ -480,7 +502,7 @@ describe('day close', () => {
       // 13th: ann, cal absent; ned absent (mia clocked in); 14th: ann, cal, ned, mia absent — 7 new
       expect(after[0].n - before[0].n).toBe(7)
       // the lease lets one instance do the work; the other finds it held
-      expect((ticks[0] + ticks[2] > 0) !== (ticks[1] > 0)).toBe(true)
+      expect(ticks[0] + ticks[2] > 0 !== ticks[1] > 0).toBe(true)
       const dup = await t.deps.database.db
         .select({ n: count() })
         .from(attendanceRecords)
@@ -497,12 +519,17 @@ describe('day close', () => {
     const reply = await adminReq('POST', '/api/v1/admin/attendance/close-day', { date: '2024-03-15', group_id: 2 })
     expect(reply.body).toEqual(
       envelope(
-        { date: '2024-03-15', groups: [{ group_id: 2, timezone: 'Asia/Shanghai', closed: false, absent_records: 0, exception_records: 0 }] },
+        {
+          date: '2024-03-15',
+          groups: [{ group_id: 2, timezone: 'Asia/Shanghai', closed: false, absent_records: 0, exception_records: 0 }],
+        },
         'Day closed',
       ),
     )
     expect((await adminReq('POST', '/api/v1/admin/attendance/close-day', { date: '2024-03-14', group_id: 9 })).body).toEqual(
-      failure(400, 'group_id names attendance group 9, which does not exist', { errors: [{ field: 'group_id', message: 'does not exist' }] }),
+      failure(400, 'group_id names attendance group 9, which does not exist', {
+        errors: [{ field: 'group_id', message: 'does not exist' }],
+      }),
     )
   })
 })
@@ -563,7 +590,9 @@ describe('a group that cannot be clocked into', () => {
     expect((await as('ned', 'POST', '/api/v1/attendance/clock-out', {})).body).toEqual(
       failure(400, 'Your attendance group "Empty" has no enabled rule; ask an administrator to add one'),
     )
-    expect((await as('ned', 'GET', '/api/v1/attendance/rule')).body).toEqual(failure(404, 'Your attendance group "Empty" has no enabled rule'))
+    expect((await as('ned', 'GET', '/api/v1/attendance/rule')).body).toEqual(
+      failure(404, 'Your attendance group "Empty" has no enabled rule'),
+    )
     expect((await records('ned')).some((r) => r.workDate === '2024-03-25')).toBe(false)
   })
 })

@@ -22,7 +22,8 @@ const TYPEBOX_MESSAGES: [RegExp, (...groups: string[]) => string][] = [
   [/^Expected string length less or equal to (\d+)$/, (n) => `must be at most ${n} characters long`],
   [/^Expected (?:integer|number) to be greater or equal to (\S+)$/, (n) => `must be at least ${n}`],
   [/^Expected (?:integer|number) to be less or equal to (\S+)$/, (n) => `must be at most ${n}`],
-  [/^Expected array length less or equal to (\d+)$/, (n) => `must have at most ${n} items`],
+  [/^Expected array length to be less or equal to (\d+)$/, (n) => `must have at most ${n} item${n === '1' ? '' : 's'}`],
+  [/^Expected array length to be greater or equal to (\d+)$/, (n) => `must have at least ${n} item${n === '1' ? '' : 's'}`],
   [/^Expected (integer|number|boolean|string|null)$/, (type) => `must be a${type === 'integer' ? 'n' : ''} ${type}`],
   [/^Expected (object|array)$/, (type) => `must be a JSON ${type}`],
 ]

@@ -1,3 +1,5 @@
+import { ValidationError } from '../http/errors'
+
 /** True when `zone` is an IANA time zone name the runtime knows (e.g. Asia/Shanghai, UTC). */
 export function isValidTimeZone(zone: string): boolean {
   return canonicalTimeZone(zone) !== null
@@ -12,4 +14,15 @@ export function canonicalTimeZone(zone: string): string | null {
   } catch {
     return null
   }
+}
+
+/** A `timezone` field of a request: canonicalised, null or absent kept as they are; not a zone → 400. */
+export function timeZoneField(value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null) return value
+  const zone = canonicalTimeZone(value.trim())
+  if (!zone)
+    throw new ValidationError(`"${value}" is not an IANA time zone; use a name such as Asia/Shanghai or UTC`, [
+      { field: 'timezone', message: 'is not an IANA time zone' },
+    ])
+  return zone
 }

@@ -52,7 +52,13 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
     const rule = ruleFor(rules, date)
     if (rule && isWorkDay(policyOf(rule), date)) {
       const absent = await repo.membersWithoutRecord(tx, detail.group.id, date)
-      result.absent_records = await repo.insertAbsences(tx, absent, { ruleId: rule.id, workDate: date, timezone: zone, createdAt: now, updatedAt: now })
+      result.absent_records = await repo.insertAbsences(tx, absent, {
+        ruleId: rule.id,
+        workDate: date,
+        timezone: zone,
+        createdAt: now,
+        updatedAt: now,
+      })
     }
     result.exception_records = await repo.markOpenRecordsException(tx, detail.group.id, date, now)
     await tx.insert(attendanceClosedDays).values({ groupId: detail.group.id, workDate: date, closedAt: now }).onConflictDoNothing()
@@ -89,9 +95,14 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
         const groups: setup.GroupDetail[] = []
         if (groupId !== undefined) {
           const detail = await setup.findGroup(tx, groupId)
-          if (!detail) throw new ValidationError(`group_id names attendance group ${groupId}, which does not exist`, [{ field: 'group_id', message: 'does not exist' }])
+          if (!detail)
+            throw new ValidationError(`group_id names attendance group ${groupId}, which does not exist`, [
+              { field: 'group_id', message: 'does not exist' },
+            ])
           if (detail.group.status !== 1)
-            throw new ValidationError(`Attendance group ${groupId} is disabled; enable it to close its days`, [{ field: 'group_id', message: 'is disabled' }])
+            throw new ValidationError(`Attendance group ${groupId} is disabled; enable it to close its days`, [
+              { field: 'group_id', message: 'is disabled' },
+            ])
           groups.push(detail)
         } else {
           const ids = await tx.select({ id: attendanceGroups.id }).from(attendanceGroups).where(eq(attendanceGroups.status, 1))
@@ -124,8 +135,7 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
           const result = await database.write((tx) => closeGroup(tx, detail, date, now))
           if (!result.closed) break
           closed++
-          if (result.absent_records || result.exception_records)
-            logger.info('attendance day closed', { ...result, date })
+          if (result.absent_records || result.exception_records) logger.info('attendance day closed', { ...result, date })
         }
       }
       return closed

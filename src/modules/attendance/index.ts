@@ -36,12 +36,16 @@ export const attendanceController = (guard: AuthGuard, locale: LocalePlugin, rep
       response: Envelope(ClockInResult),
       detail: mine('Clock in now (server time); position needed when the rule says so'),
     })
-    .post('/clock-out', async ({ principal, body, locale }) => reply.ok(await attendance.clockOut(principal, body, locale), 'Clocked out'), {
-      permission: 'attendance:clock',
-      body: ClockBody,
-      response: Envelope(ClockOutResult),
-      detail: mine('Clock out now (server time)'),
-    })
+    .post(
+      '/clock-out',
+      async ({ principal, body, locale }) => reply.ok(await attendance.clockOut(principal, body, locale), 'Clocked out'),
+      {
+        permission: 'attendance:clock',
+        body: ClockBody,
+        response: Envelope(ClockOutResult),
+        detail: mine('Clock out now (server time)'),
+      },
+    )
     .get(
       '/today',
       async ({ principal, locale }) => {

@@ -4,7 +4,12 @@ import { P2Pagination, pageQuery } from '../../http/pagination'
 import { EmployeeSummary, Rule } from './setup-model'
 
 const Coordinate = (name: 'latitude' | 'longitude', limit: number) =>
-  t.Number({ minimum: -limit, maximum: limit, description: `${name}, -${limit} to ${limit}`, error: `must be a ${name} from -${limit} to ${limit}` })
+  t.Number({
+    minimum: -limit,
+    maximum: limit,
+    description: `${name}, -${limit} to ${limit}`,
+    error: `must be a ${name} from -${limit} to ${limit}`,
+  })
 
 export const ClockBody = t.Object({
   latitude: t.Optional(Coordinate('latitude', 90)),

@@ -196,7 +196,11 @@ export async function membersWithoutRecord(db: Queryable, groupId: number, date:
 }
 
 /** Absent records for the employees; one that already has a record for the date keeps it. */
-export async function insertAbsences(db: Queryable, employeeIds: number[], values: Omit<NewRecord, 'employeeId' | 'status'>): Promise<number> {
+export async function insertAbsences(
+  db: Queryable,
+  employeeIds: number[],
+  values: Omit<NewRecord, 'employeeId' | 'status'>,
+): Promise<number> {
   if (employeeIds.length === 0) return 0
   const rows = await db
     .insert(attendanceRecords)

@@ -135,9 +135,7 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
       ])
     if (!rule.locationRequired || rule.allowedLatitude === null || rule.allowedLongitude === null) return
     const position = input.latitude === undefined ? null : { latitude: input.latitude, longitude: input.longitude! }
-    const distance = position
-      ? distanceMeters(position, { latitude: rule.allowedLatitude, longitude: rule.allowedLongitude })
-      : null
+    const distance = position ? distanceMeters(position, { latitude: rule.allowedLatitude, longitude: rule.allowedLongitude }) : null
     if (distance !== null && distance <= rule.locationRadius) return
     await database.write((tx) =>
       repo.insertAttempt(tx, {
@@ -153,7 +151,9 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
     )
     const verb = kind === 'clock_in' ? 'clock in' : 'clock out'
     if (distance === null)
-      throw new ValidationError(`Your attendance rule needs your position to ${verb}: send latitude and longitude (allowed radius ${rule.locationRadius} m)`)
+      throw new ValidationError(
+        `Your attendance rule needs your position to ${verb}: send latitude and longitude (allowed radius ${rule.locationRadius} m)`,
+      )
     throw new ValidationError(
       `You are ${Math.round(distance)} m from the allowed place, outside its ${rule.locationRadius} m radius; ${verb} from within ${rule.locationRadius} m`,
     )
@@ -237,7 +237,9 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
         if (done) throw new ConflictError(`You have already clocked out for ${done.workDate}`)
         const closed = candidates.find((row) => row.clockInTime !== null)
         if (closed)
-          throw new ConflictError(`Your work day ${closed.workDate} was closed without a clock-out (status exception); ask an administrator`)
+          throw new ConflictError(
+            `Your work day ${closed.workDate} was closed without a clock-out (status exception); ask an administrator`,
+          )
         throw new ValidationError(`You have not clocked in for ${workDate}; clock in first`)
       }
       const recordRule = (open.ruleId === null ? null : (await setup.findRule(db, open.ruleId))?.rule) ?? current
@@ -313,7 +315,11 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
       })
       return {
         today: todayRow
-          ? { ...brief(todayRow), clock_in_time: todayRow.clockInTime?.toISOString() ?? null, clock_out_time: todayRow.clockOutTime?.toISOString() ?? null }
+          ? {
+              ...brief(todayRow),
+              clock_in_time: todayRow.clockInTime?.toISOString() ?? null,
+              clock_out_time: todayRow.clockOutTime?.toISOString() ?? null,
+            }
           : null,
         this_week: week,
         this_month: month,
@@ -375,7 +381,13 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
     const window = pageWindow(query, 10)
     const { rows, total } = await repo.listRecords(
       db,
-      { employeeId: query.employee_id, groupId: query.group_id, startDate: query.start_date, endDate: query.end_date, status: query.status },
+      {
+        employeeId: query.employee_id,
+        groupId: query.group_id,
+        startDate: query.start_date,
+        endDate: query.end_date,
+        status: query.status,
+      },
       window,
     )
     return { records: rows.map((row) => toRecordResponse(row, locale)), pagination: p2Pagination(total, window) }
@@ -395,6 +407,5 @@ export function checkRange(start: string, end: string, maxDays = MAX_STATISTICS_
     problems.push({ field: 'end_date', message: `must be at most ${maxDays} days after start_date (inclusive)` })
   if (problems.length > 0) throw new ValidationError(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems)
 }
-
 
 export type AttendanceService = ReturnType<typeof createAttendanceService>

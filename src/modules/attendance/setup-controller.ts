@@ -27,12 +27,16 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
   new Elysia({ name: 'attendance-setup', prefix: '/api/v1/admin/attendance' })
     .use(guard)
     .use(locale)
-    .post('/rules', async ({ body, actor, locale, set }) => reply.created(set, await setup.createRule(body, actor, locale), 'Rule created'), {
-      permission: 'attendance_rules:create',
-      body: CreateRuleBody,
-      response: { 201: Envelope(Rule) },
-      detail: rules('Create an attendance rule (status 1)'),
-    })
+    .post(
+      '/rules',
+      async ({ body, actor, locale, set }) => reply.created(set, await setup.createRule(body, actor, locale), 'Rule created'),
+      {
+        permission: 'attendance_rules:create',
+        body: CreateRuleBody,
+        response: { 201: Envelope(Rule) },
+        detail: rules('Create an attendance rule (status 1)'),
+      },
+    )
     .get('/rules', async ({ query, locale }) => reply.ok(await setup.listRules(query, locale)), {
       permission: 'attendance_rules:read',
       query: RuleListQuery,
@@ -45,25 +49,37 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
       response: Envelope(Rule),
       detail: rules('Read an attendance rule'),
     })
-    .put('/rules/:id', async ({ params, body, actor, locale }) => reply.ok(await setup.updateRule(params.id, body, actor, locale), 'Rule updated'), {
-      permission: 'attendance_rules:update',
-      params: IdParams,
-      body: UpdateRuleBody,
-      response: Envelope(Rule),
-      detail: rules('Update an attendance rule; every create field is accepted'),
-    })
-    .delete('/rules/:id', async ({ params, actor }) => reply.ok(await setup.removeRule(params.id, actor).then(() => null), 'Rule deleted'), {
-      permission: 'attendance_rules:delete',
-      params: IdParams,
-      response: Done,
-      detail: rules('Delete an attendance rule (records keep their history)'),
-    })
-    .post('/groups', async ({ body, actor, locale, set }) => reply.created(set, await setup.createGroup(body, actor, locale), 'Group created'), {
-      permission: 'attendance_groups:create',
-      body: CreateGroupBody,
-      response: { 201: Envelope(Group) },
-      detail: groups('Create an attendance group (status 1)'),
-    })
+    .put(
+      '/rules/:id',
+      async ({ params, body, actor, locale }) => reply.ok(await setup.updateRule(params.id, body, actor, locale), 'Rule updated'),
+      {
+        permission: 'attendance_rules:update',
+        params: IdParams,
+        body: UpdateRuleBody,
+        response: Envelope(Rule),
+        detail: rules('Update an attendance rule; every create field is accepted'),
+      },
+    )
+    .delete(
+      '/rules/:id',
+      async ({ params, actor }) => reply.ok(await setup.removeRule(params.id, actor).then(() => null), 'Rule deleted'),
+      {
+        permission: 'attendance_rules:delete',
+        params: IdParams,
+        response: Done,
+        detail: rules('Delete an attendance rule (records keep their history)'),
+      },
+    )
+    .post(
+      '/groups',
+      async ({ body, actor, locale, set }) => reply.created(set, await setup.createGroup(body, actor, locale), 'Group created'),
+      {
+        permission: 'attendance_groups:create',
+        body: CreateGroupBody,
+        response: { 201: Envelope(Group) },
+        detail: groups('Create an attendance group (status 1)'),
+      },
+    )
     .get('/groups', async ({ query, locale }) => reply.ok(await setup.listGroups(query, locale)), {
       permission: 'attendance_groups:read',
       query: GroupListQuery,
@@ -76,22 +92,31 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
       response: Envelope(Group),
       detail: groups('Read an attendance group'),
     })
-    .put('/groups/:id', async ({ params, body, actor, locale }) => reply.ok(await setup.updateGroup(params.id, body, actor, locale), 'Group updated'), {
-      permission: 'attendance_groups:update',
-      params: IdParams,
-      body: UpdateGroupBody,
-      response: Envelope(Group),
-      detail: groups('Update an attendance group'),
-    })
-    .delete('/groups/:id', async ({ params, actor }) => reply.ok(await setup.removeGroup(params.id, actor).then(() => null), 'Group deleted'), {
-      permission: 'attendance_groups:delete',
-      params: IdParams,
-      response: Done,
-      detail: groups('Delete an attendance group with its rules; members leave it, records stay'),
-    })
+    .put(
+      '/groups/:id',
+      async ({ params, body, actor, locale }) => reply.ok(await setup.updateGroup(params.id, body, actor, locale), 'Group updated'),
+      {
+        permission: 'attendance_groups:update',
+        params: IdParams,
+        body: UpdateGroupBody,
+        response: Envelope(Group),
+        detail: groups('Update an attendance group'),
+      },
+    )
+    .delete(
+      '/groups/:id',
+      async ({ params, actor }) => reply.ok(await setup.removeGroup(params.id, actor).then(() => null), 'Group deleted'),
+      {
+        permission: 'attendance_groups:delete',
+        params: IdParams,
+        response: Done,
+        detail: groups('Delete an attendance group with its rules; members leave it, records stay'),
+      },
+    )
     .post(
       '/groups/:id/employees',
-      async ({ params, body, actor }) => reply.ok(await setup.addMembers(params.id, body.employee_ids, actor).then(() => null), 'Employees added'),
+      async ({ params, body, actor }) =>
+        reply.ok(await setup.addMembers(params.id, body.employee_ids, actor).then(() => null), 'Employees added'),
       {
         permission: 'attendance_groups:update',
         params: IdParams,

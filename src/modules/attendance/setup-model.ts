@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
+import { Id, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
 
 const ClockTime = t.String({
@@ -69,7 +69,12 @@ const ruleFields = {
   break_end_time: t.Optional(t.Nullable(ClockTime)),
   late_grace_period: t.Optional(Minutes),
   early_grace_period: t.Optional(Minutes),
-  required_work_hours: t.Number({ minimum: 0, maximum: 24, description: 'hours, 0 to 24', error: 'must be a number of hours from 0 to 24' }),
+  required_work_hours: t.Number({
+    minimum: 0,
+    maximum: 24,
+    description: 'hours, 0 to 24',
+    error: 'must be a number of hours from 0 to 24',
+  }),
   allowed_late_days: t.Optional(t.Integer({ minimum: 0, maximum: 31, error: 'must be a whole number of days from 0 to 31' })),
   location_required: t.Optional(t.Boolean()),
   allowed_latitude: t.Optional(t.Nullable(Latitude)),
@@ -91,9 +96,7 @@ export const RuleListQuery = t.Object({
   ...pageQuery(10),
   group_id: t.Optional(PositiveInt('group_id')),
   status: t.Optional(StatusFilter()),
-  sort: t.Optional(
-    t.UnionEnum(RULE_SORTS, { default: 'created_at', error: `sort must be one of ${RULE_SORTS.join(', ')}` }),
-  ),
+  sort: t.Optional(t.UnionEnum(RULE_SORTS, { default: 'created_at', error: `sort must be one of ${RULE_SORTS.join(', ')}` })),
   order: t.Optional(t.UnionEnum(['asc', 'desc'], { default: 'desc', error: 'order must be asc or desc' })),
 })
 export type RuleListQuery = typeof RuleListQuery.static
@@ -144,6 +147,6 @@ export type GroupListQuery = typeof GroupListQuery.static
 export const GroupList = t.Object({ groups: t.Array(Group), pagination: P2Pagination })
 
 export const EmployeeIdsBody = t.Object({
-  employee_ids: t.Array(PositiveInt('employee_ids'), { minItems: 1, maxItems: 1000, description: 'employee ids, 1 to 1000' }),
+  employee_ids: t.Array(Id, { minItems: 1, maxItems: 1000, description: 'employee ids, 1 to 1000' }),
 })
 export type EmployeeIdsInput = typeof EmployeeIdsBody.static

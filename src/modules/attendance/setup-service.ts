@@ -7,7 +7,7 @@ import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { statusText } from '../../lib/status-text'
 import { requiredText } from '../../lib/text'
-import { canonicalTimeZone } from '../../lib/timezone'
+import { timeZoneField } from '../../lib/timezone'
 import { recordAudit, type Actor } from '../audit/recorder'
 import type {
   CreateGroupInput,
@@ -88,11 +88,17 @@ function checkRule(rule: repo.NewRule): void {
   if (new Set(days).size !== days.length) problems.push({ field: 'work_days', message: 'must not repeat a weekday' })
   if (rule.workStartTime === rule.workEndTime) problems.push({ field: 'work_end_time', message: 'must differ from work_start_time' })
   if ((rule.breakStartTime == null) !== (rule.breakEndTime == null))
-    problems.push({ field: rule.breakStartTime == null ? 'break_start_time' : 'break_end_time', message: 'is required with the other break time' })
+    problems.push({
+      field: rule.breakStartTime == null ? 'break_start_time' : 'break_end_time',
+      message: 'is required with the other break time',
+    })
   else if (rule.breakStartTime != null && rule.breakStartTime === rule.breakEndTime)
     problems.push({ field: 'break_end_time', message: 'must differ from break_start_time' })
   if ((rule.allowedLatitude == null) !== (rule.allowedLongitude == null))
-    problems.push({ field: rule.allowedLatitude == null ? 'allowed_latitude' : 'allowed_longitude', message: 'is required with the other coordinate' })
+    problems.push({
+      field: rule.allowedLatitude == null ? 'allowed_latitude' : 'allowed_longitude',
+      message: 'is required with the other coordinate',
+    })
   if (rule.locationRequired) {
     if (rule.allowedLatitude == null && rule.allowedLongitude == null)
       problems.push({ field: 'allowed_latitude', message: 'and allowed_longitude are required when location_required is true' })
@@ -126,13 +132,6 @@ function ruleValues(input: Partial<CreateRuleInput> & { status?: number }): Part
 
 const withoutUndefined = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
-
-function zoneField(value: string | null | undefined): string | null | undefined {
-  if (value === undefined || value === null) return value
-  const zone = canonicalTimeZone(value.trim())
-  if (!zone) refuse([{ field: 'timezone', message: `"${value}" is not an IANA time zone; use a name such as Asia/Shanghai` }])
-  return zone
-}
 
 async function exists(db: Queryable, table: typeof companies | typeof employees, id: number): Promise<boolean> {
   return (await db.select({ id: table.id }).from(table).where(eq(table.id, id)).limit(1)).length > 0
@@ -264,7 +263,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
     async createGroup(input: CreateGroupInput, actor: Actor, locale: Locale): Promise<GroupResponse> {
       const now = clock.now()
       const name = requiredText(input.name, 'name')
-      const timezone = zoneField(input.timezone) ?? null
+      const timezone = timeZoneField(input.timezone) ?? null
       return database.write(async (tx) => {
         await checkGroupRefs(tx, input)
         const id = await repo.insertGroup(tx, {
@@ -285,7 +284,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
 
     async updateGroup(id: number, input: UpdateGroupInput, actor: Actor, locale: Locale): Promise<GroupResponse> {
       const now = clock.now()
-      const timezone = zoneField(input.timezone)
+      const timezone = timeZoneField(input.timezone)
       return database.write(async (tx) => {
         const before = await groupSnapshot(tx, id)
         await checkGroupRefs(tx, input)
@@ -299,7 +298,13 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
           updatedAt: now,
         })
         const after = await groupSnapshot(tx, id)
-        await recordAudit(tx, actor, now, { action: 'attendance_group.update', resource: 'attendance_group', resourceId: id, before, after })
+        await recordAudit(tx, actor, now, {
+          action: 'attendance_group.update',
+          resource: 'attendance_group',
+          resourceId: id,
+          before,
+          after,
+        })
         return toGroupResponse(await loadGroup(tx, id), locale, defaultZone)
       })
     },

@@ -4,7 +4,7 @@ import { p1, pageWindow } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
-import { canonicalTimeZone } from '../../lib/timezone'
+import { timeZoneField } from '../../lib/timezone'
 import { recordAudit, type Actor } from '../audit/recorder'
 import type { CompanyListQuery, CompanyResponse, CreateCompanyInput, UpdateCompanyInput } from './model'
 import * as repo from './repository'
@@ -17,16 +17,6 @@ export function toCompanyResponse(row: repo.CompanyRow): CompanyResponse {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   }
-}
-
-function timeZone(value: string | null | undefined): string | null | undefined {
-  if (value === undefined || value === null) return value
-  const zone = canonicalTimeZone(value.trim())
-  if (!zone)
-    throw new ValidationError(`"${value}" is not an IANA time zone; use a name such as Asia/Shanghai or UTC`, [
-      { field: 'timezone', message: 'is not an IANA time zone' },
-    ])
-  return zone
 }
 
 const nameTaken = (name: string) => new ConflictError(`A company named "${name}" already exists`)
@@ -51,7 +41,7 @@ export function createCompaniesService({ database, clock }: { database: Database
 
     create(input: CreateCompanyInput, actor: Actor): Promise<CompanyResponse> {
       const name = requiredText(input.name, 'name')
-      const timezone = timeZone(input.timezone) ?? null
+      const timezone = timeZoneField(input.timezone) ?? null
       const now = clock.now()
       return saving(name, () =>
         database.write(async (tx) => {
@@ -64,7 +54,7 @@ export function createCompaniesService({ database, clock }: { database: Database
 
     update(id: number, input: UpdateCompanyInput, actor: Actor): Promise<CompanyResponse> {
       const name = input.name === undefined ? undefined : requiredText(input.name, 'name')
-      const timezone = timeZone(input.timezone)
+      const timezone = timeZoneField(input.timezone)
       const now = clock.now()
       return saving(name, () =>
         database.write(async (tx) => {
