@@ -9,6 +9,13 @@ export type RecordWithEmployee = RecordRow & { employee: { id: number; name: str
 
 const withEmployee = { record: attendanceRecords, name: employees.name, phone: employees.phone }
 
+/** Records of the employees now in the group. */
+const ofGroupMembers = (groupId: number) =>
+  inArray(
+    attendanceRecords.employeeId,
+    sql`(SELECT ${attendanceGroupMembers.employeeId} FROM ${attendanceGroupMembers} WHERE ${attendanceGroupMembers.groupId} = ${groupId})`,
+  )
+
 function merge(row: { record: RecordRow; name: string | null; phone: string | null }): RecordWithEmployee {
   const { record, name, phone } = row
   return { ...record, employee: name === null ? null : { id: record.employeeId, name, phone } }
@@ -59,13 +66,7 @@ export interface RecordFilter {
 function recordConditions(filter: RecordFilter): SQL | undefined {
   const conditions: SQL[] = []
   if (filter.employeeId !== undefined) conditions.push(eq(attendanceRecords.employeeId, filter.employeeId))
-  if (filter.groupId !== undefined)
-    conditions.push(
-      inArray(
-        attendanceRecords.employeeId,
-        sql`(SELECT ${attendanceGroupMembers.employeeId} FROM ${attendanceGroupMembers} WHERE ${attendanceGroupMembers.groupId} = ${filter.groupId})`,
-      ),
-    )
+  if (filter.groupId !== undefined) conditions.push(ofGroupMembers(filter.groupId))
   if (filter.startDate) conditions.push(gte(attendanceRecords.workDate, filter.startDate))
   if (filter.endDate) conditions.push(lte(attendanceRecords.workDate, filter.endDate))
   if (filter.status !== undefined) conditions.push(eq(attendanceRecords.status, filter.status))
@@ -221,10 +222,7 @@ export async function markOpenRecordsException(db: Queryable, groupId: number, d
         isNotNull(attendanceRecords.clockInTime),
         isNull(attendanceRecords.clockOutTime),
         ne(attendanceRecords.status, 4),
-        inArray(
-          attendanceRecords.employeeId,
-          sql`(SELECT ${attendanceGroupMembers.employeeId} FROM ${attendanceGroupMembers} WHERE ${attendanceGroupMembers.groupId} = ${groupId})`,
-        ),
+        ofGroupMembers(groupId),
       ),
     )
     .returning({ id: attendanceRecords.id })
