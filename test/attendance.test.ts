@@ -231,29 +231,71 @@ describe('clock-out', () => {
 })
 
 describe('today and the rule', () => {
+  const created = local('2024-02-29T12:00:00')
+  const rule = (id: number, name: string, group: { id: number; name: string }, extra: Record<string, unknown>, status_text: string) => ({
+    id,
+    name,
+    description: '',
+    group_id: group.id,
+    group,
+    ...RULE_BASE,
+    allowed_late_days: 0,
+    location_required: false,
+    allowed_latitude: null,
+    allowed_longitude: null,
+    location_radius: 0,
+    flexible_time: false,
+    status: 1,
+    status_text,
+    created_at: created,
+    updated_at: created,
+    ...extra,
+  })
+
   test('today is the full record with employee and rule; status texts follow Accept-Language', async () => {
     const reply = await req(t.app, 'GET', '/api/v1/attendance/today', { token: tokens.ann, headers: { 'accept-language': 'zh-CN' } })
-    expect(reply.body.data).toMatchObject({
-      id: 1,
-      employee_id: employeeIds.ann,
-      employee: { id: employeeIds.ann, name: 'ann', phone: '555-0000' },
-      rule_id: 1,
-      rule: { id: 1, name: 'Site hours', group: { id: 1, name: 'Site' }, status_text: '启用' },
-      work_date: '2024-03-01',
-      timezone: 'Asia/Shanghai',
-      status: 2,
-      status_text: '早退',
-      work_hours: 7.67,
-      late_minutes: 0,
-      early_minutes: 30,
-    })
+    const { latitude, longitude } = north(99)
+    expect(reply.body).toEqual(
+      envelope(
+        {
+          id: 1,
+          employee_id: employeeIds.ann,
+          employee: { id: employeeIds.ann, name: 'ann', phone: '555-0000' },
+          rule_id: 1,
+          rule: rule(
+            1,
+            'Site hours',
+            { id: 1, name: 'Site' },
+            { location_required: true, allowed_latitude: CENTRE.latitude, allowed_longitude: CENTRE.longitude, location_radius: 100 },
+            '启用',
+          ),
+          clock_in_time: local('2024-03-01T08:50:00'),
+          clock_out_time: local('2024-03-01T17:30:45'),
+          clock_in_lat: latitude,
+          clock_in_lng: longitude,
+          clock_out_lat: CENTRE.latitude,
+          clock_out_lng: CENTRE.longitude,
+          work_date: '2024-03-01',
+          timezone: 'Asia/Shanghai',
+          status: 2,
+          status_text: '早退',
+          work_hours: 7.67,
+          late_minutes: 0,
+          early_minutes: 30,
+          note: 'bus was late\ndoctor',
+          created_at: local('2024-03-01T08:50:00'),
+          updated_at: local('2024-03-01T17:30:45'),
+        },
+        'success',
+      ),
+    )
     const none = await as('mia', 'GET', '/api/v1/attendance/today')
     expect(none.body).toEqual(envelope(null, 'No attendance record today'))
   })
 
   test('the caller’s rule', async () => {
     const reply = await as('mia', 'GET', '/api/v1/attendance/rule')
-    expect(reply.body.data).toMatchObject({ id: 2, name: 'Office hours', group_id: 2, allowed_late_days: 1, location_required: false })
+    expect(reply.body).toEqual(envelope(rule(2, 'Office hours', { id: 2, name: 'Office' }, { allowed_late_days: 1 }, 'enabled'), 'success'))
   })
 })
 
