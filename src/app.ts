@@ -11,6 +11,7 @@ import { localeOf } from './http/locale'
 import { SECURITY_HEADERS } from './http/security-headers'
 import type { Clock } from './lib/clock'
 import type { Logger } from './lib/logger'
+import type { UrlSigner } from './lib/url-signer'
 import { attendanceAdminController, attendanceController } from './modules/attendance'
 import { createDayClose } from './modules/attendance/day-close'
 import { createAttendanceService } from './modules/attendance/service'
@@ -32,6 +33,9 @@ import type { Probe } from './modules/health/probes'
 import { permissionsController, rolesController } from './modules/rbac'
 import type { AccessResolver } from './modules/rbac/access'
 import { createRbacService } from './modules/rbac/service'
+import { storageController } from './modules/storage'
+import { createStorageService } from './modules/storage/service'
+import type { ObjectStore } from './modules/storage/store'
 import { usersController } from './modules/users'
 import { createUsersService } from './modules/users/service'
 
@@ -42,6 +46,8 @@ export interface AppDeps {
   logger: Logger
   tokens: TokenService
   access: AccessResolver
+  store: ObjectStore
+  urlSigner: UrlSigner
   probes: { database: Probe; storage: Probe }
 }
 
@@ -75,6 +81,30 @@ export function createApp(deps: AppDeps) {
     .use(attendanceController(guard, locale, reply, attendance))
     .use(attendanceSetupController(guard, locale, reply, createAttendanceSetupService(attendanceDeps)))
     .use(attendanceAdminController(guard, locale, reply, attendance, createDayClose({ ...attendanceDeps, logger })))
+    .use(
+      storageController(
+        guard,
+        reply,
+        createStorageService({
+          database,
+          clock,
+          store: deps.store,
+          signer: deps.urlSigner,
+          publicUrl: config.publicUrl,
+          maxFileSize: config.maxFileSize,
+          endpoint: storageEndpoint(config),
+        }),
+        { tokens, access },
+      ),
+    )
+}
+
+/** Where clients see the file store: this service for local disk, else the bucket's URL. */
+function storageEndpoint(config: Config): string {
+  const { storage } = config
+  if (storage.kind === 'file') return `${config.publicUrl}/api/v1/storage`
+  if (storage.endpoint) return `${storage.endpoint.replace(/\/+$/, '')}/${storage.bucket}`
+  return `https://${storage.bucket}.s3.${storage.region}.amazonaws.com`
 }
 
 export type App = ReturnType<typeof createApp>

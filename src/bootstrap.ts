@@ -6,9 +6,11 @@ import { systemClock, type Clock } from './lib/clock'
 import { createLogger, type Logger } from './lib/logger'
 import { keepSetting } from './modules/auth/repository'
 import { createTokenService, newSecret } from './modules/auth/tokens'
-import { databaseProbe, storageProbe } from './modules/health/probes'
+import { createUrlSigner } from './lib/url-signer'
+import { databaseProbe } from './modules/health/probes'
 import { createAccessResolver } from './modules/rbac/access'
 import { seedAccessControl } from './modules/rbac/seed'
+import { openStore } from './modules/storage/open-store'
 import { ensureFirstAdmin } from './modules/users/first-admin'
 
 /**
@@ -36,6 +38,7 @@ export async function prepare(
       })
     else if (admin.created) logger.info('created the first administrator', { username: config.adminUsername })
 
+    const store = openStore(config.storage)
     return {
       config,
       database,
@@ -43,7 +46,9 @@ export async function prepare(
       logger,
       tokens: createTokenService(secret, clock, config.accessTokenTtl),
       access: createAccessResolver(database.db),
-      probes: { database: databaseProbe(database), storage: storageProbe(config.storage) },
+      store,
+      urlSigner: createUrlSigner(secret),
+      probes: { database: databaseProbe(database), storage: () => store.probe() },
     }
   } catch (error) {
     database.close()

@@ -2,6 +2,7 @@ import { createApp } from './app'
 import { prepare } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { createDayClose, scheduleDayClose } from './modules/attendance/day-close'
+import { reconcileStorage } from './modules/storage/reconcile'
 
 let config
 try {
@@ -13,11 +14,21 @@ try {
 }
 
 const deps = await prepare(config)
-const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: true })
+// a batch upload may carry 20 files of the maximum size; the service enforces the real limits as it streams
+const app = createApp(deps).listen({
+  port: config.port,
+  hostname: config.host,
+  reusePort: true,
+  maxRequestBodySize: config.maxFileSize * 20 + 1024 * 1024,
+})
 deps.logger.info('Workforce is listening', {
   url: `http://${config.host}:${app.server?.port}`,
   docs: `${config.publicUrl}/swagger`,
 })
+
+reconcileStorage(deps.database, deps.store, deps.clock.now(), deps.logger).catch((error) =>
+  deps.logger.warn('storage reconciliation skipped: the store did not answer', { error: String(error) }),
+)
 
 const stopDayClose = scheduleDayClose(
   createDayClose({ database: deps.database, clock: deps.clock, defaultZone: config.defaultTimezone, logger: deps.logger }),

@@ -26,13 +26,24 @@ interface Step {
   method: string
   path: string
   body?: unknown
+  /** a multipart body instead of JSON */
+  form?: () => FormData
   as?: () => string
   status: number
   /** what the one new entry says; absent for a refused request, which must add none */
-  entry?: { actorId: number; action: string; resource: string; resourceId: string }
-  /** keeps what the reply returns (tokens) */
-  keep?: (data: { access_token?: string; refresh_token?: string }) => void
+  entry?: { actorId: number; action: string; resource: string; resourceId: string | null }
+  /** keeps what the reply returns (tokens, ids) */
+  keep?: (data: { access_token?: string; refresh_token?: string; id?: string; results?: { id: string }[] }) => void
 }
+
+const UUID: string = expect.stringMatching(/^[0-9a-f-]{36}$/)
+const upload = (...files: [string, string][]) => () => {
+  const form = new FormData()
+  for (const [name, content] of files) form.append(files.length > 1 ? 'files' : 'file', new File([content], name))
+  return form
+}
+let fileId = ''
+let batchIds: string[] = []
 
 let refreshToken = ''
 
@@ -330,6 +341,69 @@ const STEPS: Step[] = [
     entry: { actorId: 1, action: 'user.delete', resource: 'user', resourceId: '2' },
   },
   { method: 'DELETE', path: '/api/v1/admin/users/1', status: 409 },
+  {
+    method: 'POST',
+    path: '/api/v1/storage/upload',
+    form: upload(['notes.txt', 'plain words']),
+    status: 201,
+    entry: { actorId: 1, action: 'file.upload', resource: 'file', resourceId: UUID },
+    keep: (data) => {
+      fileId = data.id!
+    },
+  },
+  { method: 'POST', path: '/api/v1/storage/upload', form: upload(['fake.pdf', 'not a pdf at all']), status: 415 },
+  {
+    method: 'POST',
+    path: '/api/v1/storage/batch-upload',
+    form: upload(['a.txt', 'one'], ['b.txt', 'two']),
+    status: 200,
+    entry: { actorId: 1, action: 'file.batch_upload', resource: 'file', resourceId: null },
+    keep: (data) => {
+      batchIds = data.results!.map((item) => item.id)
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/storage/presigned-url',
+    body: {
+      get file_id() {
+        return fileId
+      },
+    },
+    status: 200,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/storage/delete',
+    body: {
+      get file_id() {
+        return fileId
+      },
+    },
+    status: 200,
+    entry: { actorId: 1, action: 'file.delete', resource: 'file', resourceId: UUID },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/storage/delete',
+    body: {
+      get file_id() {
+        return fileId
+      },
+    },
+    status: 404,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/storage/batch-delete',
+    body: {
+      get file_ids() {
+        return batchIds
+      },
+    },
+    status: 200,
+    entry: { actorId: 1, action: 'file.batch_delete', resource: 'file', resourceId: null },
+  },
 ]
 
 // after the admin's first sign-in, so the token exists
@@ -351,8 +425,8 @@ STEPS.splice(1, 0, {
 
 describe('every change leaves exactly one audit entry; a refused one leaves none', () => {
   test('the steps cover every route that changes something', () => {
-    // clock-in and clock-out are an employee's own record, not an administrative change
-    const unaudited = ['/api/v1/attendance/clock-in', '/api/v1/attendance/clock-out']
+    // clock-in and clock-out are an employee's own record, and signing a link changes nothing
+    const unaudited = ['/api/v1/attendance/clock-in', '/api/v1/attendance/clock-out', '/api/v1/storage/presigned-url']
     const changing = t.app.routes
       .filter((route) => route.method !== 'GET' && route.path.startsWith('/api/') && !unaudited.includes(route.path))
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '1')}`)
@@ -364,7 +438,11 @@ describe('every change leaves exactly one audit entry; a refused one leaves none
     const before = await total()
     const token = step.as?.() ?? admin
     const body = step.body === undefined ? undefined : JSON.parse(JSON.stringify(step.body))
-    const reply = await req(t.app, step.method, step.path, { token, body })
+    const reply = step.form
+      ? await t.app
+          .handle(new Request(`http://localhost${step.path}`, { method: step.method, body: step.form(), headers: { authorization: `Bearer ${token}` } }))
+          .then(async (response) => ({ status: response.status, body: await response.json() }))
+      : await req(t.app, step.method, step.path, { token, body })
     expect(reply.status, JSON.stringify(reply.body)).toBe(step.status)
     step.keep?.(reply.body.data)
     const added = (await entries()).slice(before)

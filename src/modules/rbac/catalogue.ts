@@ -40,6 +40,7 @@ export const PERMISSION_CATALOGUE = [
   { name: 'attendance_groups:create', displayName: 'Create attendance groups', description: 'Create attendance groups' },
   { name: 'attendance_groups:update', displayName: 'Update attendance groups', description: 'Edit attendance groups and their members' },
   { name: 'attendance_groups:delete', displayName: 'Delete attendance groups', description: 'Delete attendance groups with their rules' },
+  { name: 'files:manage', displayName: 'Manage every file', description: 'Read, sign and delete files uploaded by anyone' },
 ] as const satisfies readonly { name: `${string}:${string}`; displayName: string; description: string }[]
 
 export type PermissionName = (typeof PERMISSION_CATALOGUE)[number]['name']

@@ -1,0 +1,60 @@
+import { Readable } from 'node:stream'
+import Busboy from 'busboy'
+import { ValidationError } from '../../http/errors'
+
+export interface FilePart {
+  field: string
+  filename: string
+  stream: Readable
+}
+
+export interface MultipartResult<T> {
+  fields: Map<string, string>
+  files: PromiseSettledResult<T>[]
+  /** more file parts came than `maxFiles`; those were skipped */
+  tooManyFiles: boolean
+}
+
+/**
+ * Reads a multipart/form-data request as a stream: each file part goes to `onFile` as it
+ * arrives and is never held whole in memory (the next part waits until it is consumed);
+ * text fields are collected. `onFile` must read its part to the end, or resume it.
+ */
+export function readMultipart<T>(request: Request, maxFiles: number, onFile: (part: FilePart) => Promise<T>): Promise<MultipartResult<T>> {
+  const contentType = request.headers.get('content-type') ?? ''
+  if (!contentType.toLowerCase().startsWith('multipart/form-data') || !request.body)
+    return Promise.reject(new ValidationError('Send the file as multipart/form-data'))
+  return new Promise((resolve, reject) => {
+    let parser: Busboy.Busboy
+    try {
+      parser = Busboy({
+        headers: { 'content-type': contentType },
+        defParamCharset: 'utf8',
+        limits: { files: maxFiles, fields: 20, fieldSize: 64 * 1024 },
+      })
+    } catch {
+      return reject(new ValidationError('The multipart/form-data body has no boundary; let your HTTP client build the form'))
+    }
+    const fields = new Map<string, string>()
+    const tasks: Promise<T>[] = []
+    let tooManyFiles = false
+    let failed = false
+    parser.on('file', (field, stream, info) => tasks.push(onFile({ field, filename: info.filename ?? '', stream })))
+    parser.on('field', (name, value) => fields.set(name, value))
+    parser.on('filesLimit', () => {
+      tooManyFiles = true
+    })
+    parser.on('error', (error) => {
+      failed = true
+      void Promise.allSettled(tasks).then(() =>
+        reject(new ValidationError(`The multipart/form-data body is malformed or was cut off (${(error as Error).message})`)),
+      )
+    })
+    parser.on('close', () => {
+      if (!failed) void Promise.allSettled(tasks).then((files) => resolve({ fields, files, tooManyFiles }))
+    })
+    const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>)
+    body.on('error', (error) => parser.destroy(error))
+    body.pipe(parser)
+  })
+}

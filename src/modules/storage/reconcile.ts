@@ -1,0 +1,39 @@
+import { and, inArray, lt } from 'drizzle-orm'
+import type { Database } from '../../db/client'
+import { files } from '../../db/schema'
+import type { Logger } from '../../lib/logger'
+import * as repo from './repository'
+import type { ObjectStore } from './store'
+
+/** Objects this young may belong to an upload still in flight on another instance. */
+const GRACE_MS = 15 * 60 * 1000
+
+/**
+ * Start-up repair after a crash: objects without metadata (an upload that died before
+ * its row was written) and metadata without an object (a delete that died between the
+ * two) are removed. Returns what it removed.
+ */
+export async function reconcileStorage(database: Database, store: ObjectStore, now: Date, logger: Logger) {
+  const cutoff = new Date(now.getTime() - GRACE_MS)
+  const known = await repo.allStorageKeys(database.db)
+  const present = new Set<string>()
+  const orphanObjects: string[] = []
+  for await (const object of store.list()) {
+    present.add(object.key)
+    if (!known.has(object.key) && object.lastModified < cutoff) orphanObjects.push(object.key)
+  }
+  for (const key of orphanObjects) await store.remove(key)
+  const missing = [...known].filter(([key]) => !present.has(key)).map(([, id]) => id)
+  let rowsRemoved = 0
+  if (missing.length > 0)
+    rowsRemoved = await database.write(async (tx) => {
+      const rows = await tx
+        .delete(files)
+        .where(and(inArray(files.id, missing), lt(files.createdAt, cutoff)))
+        .returning({ id: files.id })
+      return rows.length
+    })
+  if (orphanObjects.length > 0 || rowsRemoved > 0)
+    logger.warn('storage reconciled after an interrupted change', { objects_removed: orphanObjects.length, rows_removed: rowsRemoved })
+  return { objectsRemoved: orphanObjects.length, rowsRemoved }
+}

@@ -1,0 +1,458 @@
+import { randomUUID } from 'node:crypto'
+import type { Database } from '../../db/client'
+import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../http/errors'
+import { pageWindow, p3Pagination } from '../../http/pagination'
+import type { Clock } from '../../lib/clock'
+import { isCalendarDate } from '../../lib/dates'
+import { formatSize } from '../../lib/size-format'
+import type { UrlSigner } from '../../lib/url-signer'
+import { recordAudit, type Actor } from '../audit/recorder'
+import { allows } from '../rbac/ability'
+import type { Principal } from '../rbac/access'
+import { contentDisposition } from './content'
+import { ALLOWED_TYPES, SNIFF_BYTES, sniffType } from './file-types'
+import type { BatchDeleteResult, BatchUploadResult, FileDetail, FileListItem, FileListQuery } from './model'
+import { readMultipart, type FilePart } from './multipart'
+import * as repo from './repository'
+import { StorageUnavailableError, type ObjectStore } from './store'
+
+export const MAX_BATCH_FILES = 20
+const DEFAULT_LINK_SECONDS = 3600
+const PROBE_CACHE_MS = 2000
+/** Room for the multipart framing and text fields around the files. */
+const FORM_OVERHEAD = 1024 * 1024
+
+export interface StorageDeps {
+  database: Database
+  clock: Clock
+  store: ObjectStore
+  signer: UrlSigner
+  publicUrl: string
+  maxFileSize: number
+  /** where clients see the store (GET /config) */
+  endpoint: string
+}
+
+interface Stored {
+  id: string
+  key: string
+  filename: string
+  originalName: string
+  mimeType: string
+  size: number
+  etag: string
+}
+
+const FOLDER_SEGMENT = /^[\p{L}\p{N} ._-]+$/u
+
+/** A folder path: segments of letters, digits, space, `.`, `_`, `-` joined by `/`. */
+export function checkFolder(raw: string | undefined): string | null {
+  const folder = raw?.trim().replace(/\/+$/, '')
+  if (!folder) return null
+  const segments = folder.split('/')
+  const bad =
+    folder.length > 255 ||
+    folder.startsWith('/') ||
+    folder.includes('\\') ||
+    segments.some((segment) => segment.trim() === '' || segment === '.' || segment === '..' || !FOLDER_SEGMENT.test(segment))
+  if (bad)
+    throw new ValidationError(
+      'folder must be names of letters, digits, spaces, ".", "_" or "-" joined by "/", without "..", a leading "/" or "\\", at most 255 characters',
+      [{ field: 'folder', message: 'is not a valid folder path' }],
+    )
+  return folder
+}
+
+function checkIsPublic(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '') return false
+  const value = raw.trim().toLowerCase()
+  if (['true', '1', 'on', 'yes'].includes(value)) return true
+  if (['false', '0', 'off', 'no'].includes(value)) return false
+  throw new ValidationError('is_public must be true or false', [{ field: 'is_public', message: 'must be true or false' }])
+}
+
+function checkDescription(raw: string | undefined): string | null {
+  const description = raw?.trim()
+  if (!description) return null
+  if (description.length > 500)
+    throw new ValidationError('description must be at most 500 characters long', [{ field: 'description', message: 'must be at most 500 characters long' }])
+  return description
+}
+
+/** The name as uploaded, without any path a client put in front of it and without control characters. */
+function originalNameOf(filename: string): string {
+  const base = filename.split(/[\\/]/).pop() ?? ''
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  return clean.slice(0, 255) || 'unnamed'
+}
+
+/** Reads a part to its end without keeping it, so the next part can be parsed. */
+function drain(part: FilePart): void {
+  part.stream.resume()
+}
+
+export function createStorageService(deps: StorageDeps) {
+  const { database, clock, store, signer, publicUrl, maxFileSize } = deps
+  const { db } = database
+  let probed = { at: -Infinity, up: true }
+
+  const tooLarge = () =>
+    new PayloadTooLargeError(`The file is larger than the limit of ${formatSize(maxFileSize)} (${maxFileSize} bytes)`)
+  const canManage = (principal: Principal) => allows(principal.ability, 'files:manage')
+  const canRead = (file: repo.FileRow, principal: Principal) => canManage(principal) || file.uploadedBy === principal.userId || file.isPublic
+  const canChange = (file: repo.FileRow, principal: Principal) => canManage(principal) || file.uploadedBy === principal.userId
+  const notFound = (id: string) => new NotFoundError(`File ${id} does not exist`)
+
+  const contentUrl = (id: string) => `${publicUrl}/api/v1/storage/files/${id}/content`
+
+  const signedUrl = async (file: repo.FileRow, expiresIn: number): Promise<string> => {
+    if (store.presign) return store.presign(file.storageKey, expiresIn, { filename: file.originalName, contentType: file.mimeType })
+    const expires = Math.floor(clock.now().getTime() / 1000) + expiresIn
+    return `${contentUrl(file.id)}?expires=${expires}&signature=${signer.sign(file.id, expires)}`
+  }
+
+  const toListItem = (file: repo.FileWithUploader): FileListItem => ({
+    id: file.id,
+    filename: file.filename,
+    original_name: file.originalName,
+    mime_type: file.mimeType,
+    size: file.size,
+    size_formatted: formatSize(file.size),
+    folder: file.folder,
+    description: file.description,
+    is_public: file.isPublic,
+    uploaded_by: file.uploader && { id: file.uploader.id, name: file.uploader.name },
+    created_at: file.createdAt.toISOString(),
+  })
+
+  const toDetail = async (file: repo.FileWithUploader): Promise<FileDetail> => ({
+    ...toListItem(file),
+    url: contentUrl(file.id),
+    download_url: await signedUrl(file, DEFAULT_LINK_SECONDS),
+    uploaded_by: file.uploader,
+    last_accessed_at: file.lastAccessedAt?.toISOString() ?? null,
+    download_count: file.downloadCount,
+  })
+
+  /** Streams one file part to the store: type from its first bytes, size counted as it passes. */
+  const storePart = async (part: FilePart, keys: string[]): Promise<Stored> => {
+    const originalName = originalNameOf(part.filename)
+    const chunks = part.stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+    try {
+      let head = Buffer.alloc(0)
+      let ended = false
+      while (head.length < SNIFF_BYTES) {
+        const next = await chunks.next()
+        if (next.done) {
+          ended = true
+          break
+        }
+        head = Buffer.concat([head, next.value])
+        if (head.length > maxFileSize) throw tooLarge()
+      }
+      if (head.length === 0) throw new ValidationError(`"${originalName}" is empty`)
+      const type = await sniffType(head, originalName, ended)
+      let size = head.length
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new Uint8Array(head))
+          if (ended) controller.close()
+        },
+        async pull(controller) {
+          const next = await chunks.next()
+          if (next.done) return controller.close()
+          size += next.value.length
+          if (size > maxFileSize) controller.error(tooLarge())
+          else controller.enqueue(new Uint8Array(next.value))
+        },
+      })
+      const id = randomUUID()
+      const now = clock.now()
+      const filename = `${id}.${type.extension}`
+      const key = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${filename}`
+      keys.push(key)
+      const stored = await store.put(key, body, type.mime)
+      return { id, key, filename, originalName, mimeType: type.mime, size: stored.size, etag: stored.etag }
+    } finally {
+      // whatever happened, the rest of this part is read so the next part can be parsed
+      drain(part)
+    }
+  }
+
+  /** Removes what an abandoned request stored; the start-up reconciliation catches what this misses. */
+  const discard = async (keys: string[]) => {
+    await Promise.allSettled(keys.map((key) => store.remove(key)))
+  }
+
+  const checkDeclaredSize = (request: Request, files: number) => {
+    const declared = Number(request.headers.get('content-length'))
+    if (Number.isFinite(declared) && declared > maxFileSize * files + FORM_OVERHEAD) throw tooLarge()
+  }
+
+  const rowsFor = (stored: Stored[], fields: Map<string, string>, actor: Actor, at: Date): repo.NewFile[] => {
+    const folder = checkFolder(fields.get('folder'))
+    const description = checkDescription(fields.get('description'))
+    const isPublic = checkIsPublic(fields.get('is_public'))
+    return stored.map((file) => ({
+      id: file.id,
+      storageKey: file.key,
+      filename: file.filename,
+      originalName: file.originalName,
+      mimeType: file.mimeType,
+      size: file.size,
+      etag: file.etag,
+      folder,
+      description,
+      isPublic,
+      uploadedBy: actor.userId,
+      createdAt: at,
+      updatedAt: at,
+    }))
+  }
+
+  const loadReadable = async (id: string, principal: Principal) => {
+    const file = await repo.findFile(db, id)
+    if (!file || !canRead(file, principal)) throw notFound(id)
+    return file
+  }
+
+  const loadChangeable = async (id: string, principal: Principal) => {
+    const file = await loadReadable(id, principal)
+    if (!canChange(file, principal)) throw new ForbiddenError(`Only the uploader of file ${id} or a holder of files:manage may do this`)
+    return file
+  }
+
+  return {
+    /** 503 while the store cannot be reached; the answer is kept for two seconds. */
+    async ensureAvailable(): Promise<void> {
+      const now = performance.now()
+      if (now - probed.at > PROBE_CACHE_MS) probed = { at: now, up: await store.probe() }
+      if (!probed.up) throw new StorageUnavailableError(`the ${store.kind === 's3' ? 'S3 store' : 'file folder'} does not answer`)
+    },
+
+    async upload(request: Request, actor: Actor): Promise<FileDetail> {
+      checkDeclaredSize(request, 1)
+      const keys: string[] = []
+      try {
+        const form = await readMultipart(request, 1, async (part) => (part.field === 'file' ? storePart(part, keys) : drain(part)))
+        if (form.tooManyFiles) throw new ValidationError('Send one file in the field "file"; use /api/v1/storage/batch-upload for several')
+        const failure = form.files.find((result) => result.status === 'rejected')
+        if (failure) throw (failure as PromiseRejectedResult).reason
+        const stored = form.files.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []))
+        if (stored.length === 0) throw new ValidationError('No file: send it in the multipart field "file"', [{ field: 'file', message: 'is required' }])
+        const now = clock.now()
+        const [row] = rowsFor(stored, form.fields, actor, now)
+        await database.write(async (tx) => {
+          await repo.insertFiles(tx, [row])
+          await recordAudit(tx, actor, now, { action: 'file.upload', resource: 'file', resourceId: row.id, after: { ...row, storageKey: undefined } })
+        })
+        return toDetail((await repo.findFile(db, row.id))!)
+      } catch (error) {
+        await discard(keys)
+        throw error
+      }
+    },
+
+    async batchUpload(request: Request, actor: Actor): Promise<BatchUploadResult> {
+      checkDeclaredSize(request, MAX_BATCH_FILES)
+      const keys: string[] = []
+      try {
+        const entries: { name: string; task: Promise<Stored> }[] = []
+        const form = await readMultipart(request, MAX_BATCH_FILES, async (part) => {
+          if (!['files', 'files[]', 'file'].includes(part.field)) return drain(part)
+          const task = storePart(part, keys)
+          entries.push({ name: originalNameOf(part.filename), task })
+          await task.catch(() => undefined)
+        })
+        if (form.tooManyFiles) throw new ValidationError(`Send at most ${MAX_BATCH_FILES} files per batch`)
+        if (entries.length === 0) throw new ValidationError('No files: send them in the multipart field "files"', [{ field: 'files', message: 'is required' }])
+        const outcomes = await Promise.allSettled(entries.map((entry) => entry.task))
+        const stored = outcomes.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+        const now = clock.now()
+        const rows = rowsFor(stored, form.fields, actor, now)
+        if (rows.length > 0)
+          await database.write(async (tx) => {
+            await repo.insertFiles(tx, rows)
+            await recordAudit(tx, actor, now, {
+              action: 'file.batch_upload',
+              resource: 'file',
+              resourceId: null,
+              after: { files: rows.map((row) => ({ id: row.id, original_name: row.originalName, size: row.size })) },
+            })
+          })
+        const results = outcomes.map((result, i) =>
+          result.status === 'fulfilled'
+            ? {
+                id: result.value.id,
+                filename: result.value.filename,
+                original_name: result.value.originalName,
+                size: result.value.size,
+                url: contentUrl(result.value.id),
+                status: 'success' as const,
+              }
+            : { original_name: entries[i].name, status: 'failed' as const, error: (result.reason as Error)?.message ?? 'failed' },
+        )
+        return { total: results.length, success: stored.length, failed: results.length - stored.length, results }
+      } catch (error) {
+        await discard(keys)
+        throw error
+      }
+    },
+
+    async info(id: string, principal: Principal): Promise<FileDetail> {
+      return toDetail(await loadReadable(id, principal))
+    },
+
+    async list(query: FileListQuery, principal: Principal) {
+      const window = pageWindow(query, 20)
+      for (const field of ['date_from', 'date_to'] as const)
+        if (query[field] && !isCalendarDate(query[field]!))
+          throw new ValidationError(`${field} "${query[field]}" is not a real date`, [{ field, message: 'is not a real date' }])
+      const from = query.date_from ? new Date(`${query.date_from}T00:00:00Z`) : undefined
+      const until = query.date_to ? new Date(new Date(`${query.date_to}T00:00:00Z`).getTime() + 86_400_000) : undefined
+      const { rows, total, size } = await repo.listFiles(
+        db,
+        {
+          visibleTo: canManage(principal) ? null : principal.userId,
+          folder: query.folder === undefined ? undefined : (checkFolder(query.folder) ?? undefined),
+          search: query.search,
+          mimeType: query.mime_type?.trim(),
+          uploadedBy: query.uploaded_by,
+          from,
+          until,
+        },
+        query.sort_by ?? 'created_at',
+        query.sort_order ?? 'desc',
+        window,
+      )
+      return {
+        files: rows.map(toListItem),
+        pagination: p3Pagination(total, window),
+        summary: { total_files: total, total_size: size, total_size_formatted: formatSize(size) },
+      }
+    },
+
+    /** The object goes first: a crash in between leaves a row without bytes, which start-up removes. */
+    async remove(id: string, principal: Principal, actor: Actor) {
+      const file = await loadChangeable(id, principal)
+      await store.remove(file.storageKey)
+      const now = clock.now()
+      await database.write(async (tx) => {
+        await repo.deleteFile(tx, id)
+        await recordAudit(tx, actor, now, { action: 'file.delete', resource: 'file', resourceId: id, before: toListItem(file) })
+      })
+      return { deleted: true, file_id: id }
+    },
+
+    async batchRemove(ids: string[], principal: Principal, actor: Actor): Promise<BatchDeleteResult> {
+      const results: BatchDeleteResult['results'] = []
+      const removed: repo.FileWithUploader[] = []
+      for (const id of ids) {
+        try {
+          const file = await loadChangeable(id, principal)
+          await store.remove(file.storageKey)
+          removed.push(file)
+          results.push({ file_id: id, status: 'success' })
+        } catch (error) {
+          results.push({ file_id: id, status: 'failed', error: (error as Error).message })
+        }
+      }
+      const now = clock.now()
+      if (removed.length > 0)
+        await database.write(async (tx) => {
+          for (const file of removed) await repo.deleteFile(tx, file.id)
+          await recordAudit(tx, actor, now, { action: 'file.batch_delete', resource: 'file', resourceId: null, before: { files: removed.map(toListItem) } })
+        })
+      return { total: ids.length, success: removed.length, failed: ids.length - removed.length, results }
+    },
+
+    async presign(id: string, expiresIn: number | undefined, principal: Principal) {
+      const file = await loadChangeable(id, principal)
+      const seconds = expiresIn ?? DEFAULT_LINK_SECONDS
+      return {
+        presigned_url: await signedUrl(file, seconds),
+        expires_at: new Date(clock.now().getTime() + seconds * 1000).toISOString(),
+        expires_in: seconds,
+      }
+    },
+
+    config() {
+      return {
+        max_file_size: maxFileSize,
+        max_file_size_formatted: formatSize(maxFileSize),
+        allowed_types: Object.keys(ALLOWED_TYPES),
+        storage_endpoint: deps.endpoint,
+        features: { multipart_upload: store.kind === 's3', resumable_upload: false, image_processing: false, video_processing: false },
+      }
+    },
+
+    /**
+     * The bytes of a file: with a valid signature, or for a public file, without a token;
+     * otherwise for a caller who may read it. Supports one `Range`.
+     */
+    async content(
+      id: string,
+      access: { signature?: string; expires?: number; principal: () => Promise<Principal> },
+      headers: { range?: string; ifNoneMatch?: string },
+    ): Promise<Response> {
+      const now = clock.now()
+      const file = await repo.findFile(db, id)
+      if (access.signature !== undefined || access.expires !== undefined) {
+        if (!signer.verify(id, access.expires ?? NaN, access.signature ?? '', now))
+          throw new ForbiddenError('This link is invalid or has expired; ask for a new one')
+        if (!file) throw notFound(id)
+      } else if (!file?.isPublic) {
+        const principal = await access.principal()
+        if (!file || !canRead(file, principal)) throw notFound(id)
+      }
+      const found = file!
+      const etag = `"${found.etag}"`
+      const common = {
+        'content-type': found.mimeType,
+        etag,
+        'accept-ranges': 'bytes',
+        'content-disposition': contentDisposition(found.originalName),
+        'cache-control': 'private, no-cache',
+      }
+      if (headers.ifNoneMatch && headers.ifNoneMatch.split(',').some((tag) => tag.trim() === etag))
+        return new Response(null, { status: 304, headers: common })
+      const range = parseRange(headers.range, found.size)
+      if (range === 'unsatisfiable')
+        return new Response(null, { status: 416, headers: { ...common, 'content-range': `bytes */${found.size}` } })
+      const body = await store.get(found.storageKey, range ?? undefined)
+      if (!body) throw new NotFoundError(`The content of file ${id} is missing from storage`)
+      if (!range || range.start === 0) await database.write((tx) => repo.recordDownload(tx, id, now))
+      if (!range) return new Response(body, { status: 200, headers: { ...common, 'content-length': String(found.size) } })
+      return new Response(body, {
+        status: 206,
+        headers: {
+          ...common,
+          'content-length': String(range.end - range.start + 1),
+          'content-range': `bytes ${range.start}-${range.end}/${found.size}`,
+        },
+      })
+    },
+  }
+}
+
+/** One `bytes=` range: `a-b`, `a-` or `-n`; several ranges are served whole. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null
+  if (!match || (match[1] === '' && match[2] === '')) return null
+  let start: number
+  let end: number
+  if (match[1] === '') {
+    const suffix = Number(match[2])
+    if (suffix === 0) return 'unsatisfiable'
+    start = Math.max(0, size - suffix)
+    end = size - 1
+  } else {
+    start = Number(match[1])
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)
+  }
+  if (start >= size || start > end) return 'unsatisfiable'
+  return { start, end }
+}
+
+export type StorageService = ReturnType<typeof createStorageService>
