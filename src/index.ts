@@ -14,6 +14,8 @@ try {
 }
 
 const deps = await prepare(config)
+// a stray rejection is a bug to log, not a reason to drop every request in flight
+process.on('unhandledRejection', (error) => deps.logger.error('unhandled rejection', { error: String(error) }))
 // a batch upload may carry 20 files of the maximum size; the service enforces the real limits as it streams
 const app = createApp(deps).listen({
   port: config.port,

@@ -33,11 +33,11 @@ describe('health', () => {
   })
 
   test('the local-folder probe fails when the folder cannot be created', async () => {
-    const { storageProbe } = await import('../src/modules/health/probes')
+    const { createLocalStore } = await import('../src/modules/storage/local-store')
     const blocker = join(t.dir, 'a-file')
     await Bun.write(blocker, 'x')
-    expect(await storageProbe({ kind: 'file', dir: join(blocker, 'files') })()).toBe(false)
-    expect(await storageProbe({ kind: 'file', dir: join(t.dir, 'fine') })()).toBe(true)
+    expect(await createLocalStore(join(blocker, 'files')).probe()).toBe(false)
+    expect(await createLocalStore(join(t.dir, 'fine')).probe()).toBe(true)
   })
 })
 

@@ -39,7 +39,12 @@ export function readMultipart<T>(request: Request, maxFiles: number, onFile: (pa
     const tasks: Promise<T>[] = []
     let tooManyFiles = false
     let failed = false
-    parser.on('file', (field, stream, info) => tasks.push(onFile({ field, filename: info.filename ?? '', stream })))
+    parser.on('file', (field, stream, info) => {
+      const task = onFile({ field, filename: info.filename ?? '', stream })
+      // observed now: the outcome is collected when the whole body has been read
+      task.catch(() => undefined)
+      tasks.push(task)
+    })
     parser.on('field', (name, value) => fields.set(name, value))
     parser.on('filesLimit', () => {
       tooManyFiles = true

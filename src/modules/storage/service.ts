@@ -92,6 +92,15 @@ function drain(part: FilePart): void {
   part.stream.resume()
 }
 
+/** The same for a part already being iterated (a stream with a reader attached ignores `resume`). */
+async function discardRest(chunks: AsyncIterator<Buffer>): Promise<void> {
+  try {
+    while (!(await chunks.next()).done);
+  } catch {
+    // the request broke off; the parser reports it
+  }
+}
+
 export function createStorageService(deps: StorageDeps) {
   const { database, clock, store, signer, publicUrl, maxFileSize } = deps
   const { db } = database
@@ -175,8 +184,8 @@ export function createStorageService(deps: StorageDeps) {
       const stored = await store.put(key, body, type.mime)
       return { id, key, filename, originalName, mimeType: type.mime, size: stored.size, etag: stored.etag }
     } finally {
-      // whatever happened, the rest of this part is read so the next part can be parsed
-      drain(part)
+      // whatever happened, the rest of this part is read (and dropped) so the next part can be parsed
+      await discardRest(chunks)
     }
   }
 
