@@ -50,7 +50,8 @@ export async function sniffType(head: Uint8Array, name: string, complete: boolea
   const detected = await fileTypeFromBuffer(head)
   let mime: string | null = detected?.mime ?? null
   // .doc and .xls share one container format (OLE compound file); the name tells which
-  if (mime === 'application/x-cfb') mime = extension === 'doc' ? 'application/msword' : extension === 'xls' ? 'application/vnd.ms-excel' : mime
+  if (mime === 'application/x-cfb')
+    mime = extension === 'doc' ? 'application/msword' : extension === 'xls' ? 'application/vnd.ms-excel' : mime
   if (!detected && looksLikeText(head, complete)) mime = 'text/plain'
   const allowed = Object.keys(ALLOWED_TYPES)
   if (!mime || !ALLOWED_TYPES[mime])

@@ -50,8 +50,36 @@ export const storageController = (
   reply: Replier,
   storage: StorageService,
   auth: { tokens: TokenService; access: AccessResolver },
-) =>
-  new Elysia({ name: 'storage', prefix: '/api/v1/storage' })
+) => {
+  // Elysia answers HEAD with the GET route; the method says whether to send and count the bytes
+  const serve = ({
+    params,
+    query,
+    headers,
+    request,
+  }: {
+    params: { id: string }
+    query: { signature?: string; expires?: number }
+    headers: Record<string, string | undefined>
+    request: Request
+  }) =>
+    storage.content(
+      params.id,
+      {
+        signature: query.signature,
+        expires: query.expires,
+        principal: () => authenticate(headers.authorization, auth.tokens, auth.access),
+      },
+      { range: headers.range, ifNoneMatch: headers['if-none-match'] },
+      request.method === 'HEAD',
+    )
+  const contentHook = (summary: string) => ({
+    params: ContentParams,
+    query: ContentQuery,
+    detail: detail(summary, { security: [{ bearer: [] }, {}] }),
+  })
+
+  return new Elysia({ name: 'storage', prefix: '/api/v1/storage' })
     .use(guard)
     .onBeforeHandle(() => storage.ensureAvailable())
     .post('/upload', async ({ request, actor, set }) => reply.created(set, await storage.upload(request, actor), 'File uploaded'), {
@@ -78,12 +106,16 @@ export const storageController = (
       response: Envelope(FileList),
       detail: detail('Your files and public ones (files:manage: all), with a summary'),
     })
-    .delete('/delete', async ({ body, principal, actor }) => reply.ok(await storage.remove(body.file_id, principal, actor), 'File deleted'), {
-      auth: true,
-      body: DeleteBody,
-      response: Envelope(DeleteResult),
-      detail: detail('Delete a file: its bytes and its metadata'),
-    })
+    .delete(
+      '/delete',
+      async ({ body, principal, actor }) => reply.ok(await storage.remove(body.file_id, principal, actor), 'File deleted'),
+      {
+        auth: true,
+        body: DeleteBody,
+        response: Envelope(DeleteResult),
+        detail: detail('Delete a file: its bytes and its metadata'),
+      },
+    )
     .delete(
       '/batch-delete',
       async ({ body, principal, actor }) => reply.ok(await storage.batchRemove(body.file_ids, principal, actor), 'Files processed'),
@@ -107,21 +139,7 @@ export const storageController = (
     })
     .get(
       '/files/:id/content',
-      ({ params, query, headers }) =>
-        storage.content(
-          params.id,
-          {
-            signature: query.signature,
-            expires: query.expires,
-            principal: () => authenticate(headers.authorization, auth.tokens, auth.access),
-          },
-          { range: headers.range, ifNoneMatch: headers['if-none-match'] },
-        ),
-      {
-        params: ContentParams,
-        query: ContentQuery,
-        detail: detail('The bytes of a file: bearer token, a signed link, or none for a public file; supports Range', {
-          security: [{ bearer: [] }, {}],
-        }),
-      },
+      serve,
+      contentHook('The bytes of a file (HEAD: the headers only): bearer token, a signed link, or none for a public file; supports Range'),
     )
+}

@@ -92,7 +92,9 @@ export type BatchDeleteResult = typeof BatchDeleteResult.static
 
 export const PresignBody = t.Object({
   file_id: FileId,
-  expires_in: t.Optional(t.Integer({ minimum: 1, maximum: 604800, default: 3600, error: 'must be a whole number of seconds from 1 to 604800' })),
+  expires_in: t.Optional(
+    t.Integer({ minimum: 1, maximum: 604800, default: 3600, error: 'must be a whole number of seconds from 1 to 604800' }),
+  ),
 })
 export const PresignResult = t.Object({ presigned_url: t.String(), expires_at: Timestamp, expires_in: t.Integer() })
 

@@ -73,7 +73,10 @@ export async function listFiles(db: Queryable, filter: FileFilter, sort: keyof t
       .orderBy(direction(ORDER[sort]), direction(files.id))
       .limit(window.pageSize)
       .offset(window.offset),
-    db.select({ total: count(), size: sql<number>`coalesce(sum(${files.size}), 0)` }).from(files).where(where),
+    db
+      .select({ total: count(), size: sql<number>`coalesce(sum(${files.size}), 0)` })
+      .from(files)
+      .where(where),
   ])
   return { rows: rows.map(merge), total: summary.total, size: Number(summary.size) }
 }

@@ -75,7 +75,9 @@ function checkDescription(raw: string | undefined): string | null {
   const description = raw?.trim()
   if (!description) return null
   if (description.length > 500)
-    throw new ValidationError('description must be at most 500 characters long', [{ field: 'description', message: 'must be at most 500 characters long' }])
+    throw new ValidationError('description must be at most 500 characters long', [
+      { field: 'description', message: 'must be at most 500 characters long' },
+    ])
   return description
 }
 
@@ -84,7 +86,16 @@ function originalNameOf(filename: string): string {
   const base = filename.split(/[\\/]/).pop() ?? ''
   // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
-  return clean.slice(0, 255) || 'unnamed'
+  const characters = Array.from(clean)
+  if (characters.length <= 255) return clean || 'unnamed'
+  // cut whole characters from the middle of the name, keeping its extension
+  const dot = clean.lastIndexOf('.')
+  const extension = dot > 0 && clean.length - dot <= 16 ? clean.slice(dot) : ''
+  return (
+    Array.from(clean.slice(0, clean.length - extension.length))
+      .slice(0, 255 - extension.length)
+      .join('') + extension
+  )
 }
 
 /** Reads a part to its end without keeping it, so the next part can be parsed. */
@@ -106,19 +117,28 @@ export function createStorageService(deps: StorageDeps) {
   const { db } = database
   let probed = { at: -Infinity, up: true }
 
-  const tooLarge = () =>
-    new PayloadTooLargeError(`The file is larger than the limit of ${formatSize(maxFileSize)} (${maxFileSize} bytes)`)
+  const tooLarge = () => new PayloadTooLargeError(`The file is larger than the limit of ${formatSize(maxFileSize)} (${maxFileSize} bytes)`)
   const canManage = (principal: Principal) => allows(principal.ability, 'files:manage')
-  const canRead = (file: repo.FileRow, principal: Principal) => canManage(principal) || file.uploadedBy === principal.userId || file.isPublic
+  const canRead = (file: repo.FileRow, principal: Principal) =>
+    canManage(principal) || file.uploadedBy === principal.userId || file.isPublic
   const canChange = (file: repo.FileRow, principal: Principal) => canManage(principal) || file.uploadedBy === principal.userId
   const notFound = (id: string) => new NotFoundError(`File ${id} does not exist`)
 
   const contentUrl = (id: string) => `${publicUrl}/api/v1/storage/files/${id}/content`
 
-  const signedUrl = async (file: repo.FileRow, expiresIn: number): Promise<string> => {
-    if (store.presign) return store.presign(file.storageKey, expiresIn, { filename: file.originalName, contentType: file.mimeType })
-    const expires = Math.floor(clock.now().getTime() / 1000) + expiresIn
-    return `${contentUrl(file.id)}?expires=${expires}&signature=${signer.sign(file.id, expires)}`
+  /** A link valid for `expiresIn` seconds, and the instant it stops working. */
+  const signedUrl = async (file: repo.FileRow, expiresIn: number): Promise<{ url: string; expiresAt: Date }> => {
+    const now = clock.now()
+    if (store.presign)
+      return {
+        url: await store.presign(file.storageKey, expiresIn, { filename: file.originalName, contentType: file.mimeType }),
+        expiresAt: new Date(now.getTime() + expiresIn * 1000),
+      }
+    const expires = Math.floor(now.getTime() / 1000) + expiresIn
+    return {
+      url: `${contentUrl(file.id)}?expires=${expires}&signature=${signer.sign(file.id, expires)}`,
+      expiresAt: new Date(expires * 1000),
+    }
   }
 
   const toListItem = (file: repo.FileWithUploader): FileListItem => ({
@@ -138,7 +158,7 @@ export function createStorageService(deps: StorageDeps) {
   const toDetail = async (file: repo.FileWithUploader): Promise<FileDetail> => ({
     ...toListItem(file),
     url: contentUrl(file.id),
-    download_url: await signedUrl(file, DEFAULT_LINK_SECONDS),
+    download_url: (await signedUrl(file, DEFAULT_LINK_SECONDS)).url,
     uploaded_by: file.uploader,
     last_accessed_at: file.lastAccessedAt?.toISOString() ?? null,
     download_count: file.downloadCount,
@@ -249,12 +269,18 @@ export function createStorageService(deps: StorageDeps) {
         const failure = form.files.find((result) => result.status === 'rejected')
         if (failure) throw (failure as PromiseRejectedResult).reason
         const stored = form.files.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []))
-        if (stored.length === 0) throw new ValidationError('No file: send it in the multipart field "file"', [{ field: 'file', message: 'is required' }])
+        if (stored.length === 0)
+          throw new ValidationError('No file: send it in the multipart field "file"', [{ field: 'file', message: 'is required' }])
         const now = clock.now()
         const [row] = rowsFor(stored, form.fields, actor, now)
         await database.write(async (tx) => {
           await repo.insertFiles(tx, [row])
-          await recordAudit(tx, actor, now, { action: 'file.upload', resource: 'file', resourceId: row.id, after: { ...row, storageKey: undefined } })
+          await recordAudit(tx, actor, now, {
+            action: 'file.upload',
+            resource: 'file',
+            resourceId: row.id,
+            after: { ...row, storageKey: undefined },
+          })
         })
         return toDetail((await repo.findFile(db, row.id))!)
       } catch (error) {
@@ -275,7 +301,8 @@ export function createStorageService(deps: StorageDeps) {
           await task.catch(() => undefined)
         })
         if (form.tooManyFiles) throw new ValidationError(`Send at most ${MAX_BATCH_FILES} files per batch`)
-        if (entries.length === 0) throw new ValidationError('No files: send them in the multipart field "files"', [{ field: 'files', message: 'is required' }])
+        if (entries.length === 0)
+          throw new ValidationError('No files: send them in the multipart field "files"', [{ field: 'files', message: 'is required' }])
         const outcomes = await Promise.allSettled(entries.map((entry) => entry.task))
         const stored = outcomes.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
         const now = clock.now()
@@ -359,6 +386,7 @@ export function createStorageService(deps: StorageDeps) {
       const removed: repo.FileWithUploader[] = []
       for (const id of ids) {
         try {
+          if (removed.some((file) => file.id === id)) throw notFound(id)
           const file = await loadChangeable(id, principal)
           await store.remove(file.storageKey)
           removed.push(file)
@@ -371,7 +399,12 @@ export function createStorageService(deps: StorageDeps) {
       if (removed.length > 0)
         await database.write(async (tx) => {
           for (const file of removed) await repo.deleteFile(tx, file.id)
-          await recordAudit(tx, actor, now, { action: 'file.batch_delete', resource: 'file', resourceId: null, before: { files: removed.map(toListItem) } })
+          await recordAudit(tx, actor, now, {
+            action: 'file.batch_delete',
+            resource: 'file',
+            resourceId: null,
+            before: { files: removed.map(toListItem) },
+          })
         })
       return { total: ids.length, success: removed.length, failed: ids.length - removed.length, results }
     },
@@ -379,11 +412,8 @@ export function createStorageService(deps: StorageDeps) {
     async presign(id: string, expiresIn: number | undefined, principal: Principal) {
       const file = await loadChangeable(id, principal)
       const seconds = expiresIn ?? DEFAULT_LINK_SECONDS
-      return {
-        presigned_url: await signedUrl(file, seconds),
-        expires_at: new Date(clock.now().getTime() + seconds * 1000).toISOString(),
-        expires_in: seconds,
-      }
+      const link = await signedUrl(file, seconds)
+      return { presigned_url: link.url, expires_at: link.expiresAt.toISOString(), expires_in: seconds }
     },
 
     config() {
@@ -404,6 +434,8 @@ export function createStorageService(deps: StorageDeps) {
       id: string,
       access: { signature?: string; expires?: number; principal: () => Promise<Principal> },
       headers: { range?: string; ifNoneMatch?: string },
+      /** HEAD: the headers only; nothing is read and no download is counted */
+      headOnly = false,
     ): Promise<Response> {
       const now = clock.now()
       const file = await repo.findFile(db, id)
@@ -429,6 +461,11 @@ export function createStorageService(deps: StorageDeps) {
       const range = parseRange(headers.range, found.size)
       if (range === 'unsatisfiable')
         return new Response(null, { status: 416, headers: { ...common, 'content-range': `bytes */${found.size}` } })
+      if (headOnly) {
+        const length = range ? range.end - range.start + 1 : found.size
+        const extra = range ? { 'content-range': `bytes ${range.start}-${range.end}/${found.size}` } : {}
+        return new Response(null, { status: range ? 206 : 200, headers: { ...common, ...extra, 'content-length': String(length) } })
+      }
       const body = await store.get(found.storageKey, range ?? undefined)
       if (!body) throw new NotFoundError(`The content of file ${id} is missing from storage`)
       if (!range || range.start === 0) await database.write((tx) => repo.recordDownload(tx, id, now))
