@@ -33,6 +33,8 @@ import type { Probe } from './modules/health/probes'
 import { permissionsController, rolesController } from './modules/rbac'
 import type { AccessResolver } from './modules/rbac/access'
 import { createRbacService } from './modules/rbac/service'
+import { salariesAdminController, salariesEmployeeController } from './modules/salaries'
+import { createSalariesService } from './modules/salaries/service'
 import { storageController } from './modules/storage'
 import { createStorageService } from './modules/storage/service'
 import type { ObjectStore } from './modules/storage/store'
@@ -61,6 +63,7 @@ export function createApp(deps: AppDeps) {
   const rbac = createRbacService(services)
   const attendanceDeps = { database, clock, defaultZone: config.defaultTimezone }
   const attendance = createAttendanceService(attendanceDeps)
+  const salaries = createSalariesService(attendanceDeps)
 
   return new Elysia()
     .use(errorHandler(clock, logger))
@@ -81,6 +84,8 @@ export function createApp(deps: AppDeps) {
     .use(attendanceController(guard, locale, reply, attendance))
     .use(attendanceSetupController(guard, locale, reply, createAttendanceSetupService(attendanceDeps)))
     .use(attendanceAdminController(guard, locale, reply, attendance, createDayClose({ ...attendanceDeps, logger })))
+    .use(salariesAdminController(guard, locale, reply, salaries))
+    .use(salariesEmployeeController(guard, locale, reply, salaries))
     .use(
       storageController(
         guard,

@@ -37,11 +37,13 @@ interface Step {
 }
 
 const UUID: string = expect.stringMatching(/^[0-9a-f-]{36}$/)
-const upload = (...files: [string, string][]) => () => {
-  const form = new FormData()
-  for (const [name, content] of files) form.append(files.length > 1 ? 'files' : 'file', new File([content], name))
-  return form
-}
+const upload =
+  (...files: [string, string][]) =>
+  () => {
+    const form = new FormData()
+    for (const [name, content] of files) form.append(files.length > 1 ? 'files' : 'file', new File([content], name))
+    return form
+  }
 let fileId = ''
 let batchIds: string[] = []
 
@@ -169,29 +171,29 @@ const STEPS: Step[] = [
   {
     method: 'POST',
     path: '/api/v1/admin/permissions',
-    body: { name: 'salaries:read' },
+    body: { name: 'reports:read' },
     status: 201,
     entry: { actorId: 1, action: 'permission.create', resource: 'permission', resourceId: String(PERMISSION_CATALOGUE.length + 1) },
   },
-  { method: 'POST', path: '/api/v1/admin/permissions', body: { name: 'salaries:read' }, status: 409 },
+  { method: 'POST', path: '/api/v1/admin/permissions', body: { name: 'reports:read' }, status: 409 },
   {
     method: 'POST',
     path: '/api/v1/admin/roles/permissions/add',
-    body: { role_name: 'hr', permission_name: 'salaries:read' },
+    body: { role_name: 'hr', permission_name: 'reports:read' },
     status: 200,
     entry: { actorId: 1, action: 'role.permission.add', resource: 'role', resourceId: '3' },
   },
   {
     method: 'POST',
     path: '/api/v1/admin/roles/permissions/remove',
-    body: { role_name: 'hr', permission_name: 'salaries:read' },
+    body: { role_name: 'hr', permission_name: 'reports:read' },
     status: 200,
     entry: { actorId: 1, action: 'role.permission.remove', resource: 'role', resourceId: '3' },
   },
   {
     method: 'POST',
     path: '/api/v1/admin/roles/permissions/remove',
-    body: { role_name: 'admin', permission_name: 'salaries:read' },
+    body: { role_name: 'admin', permission_name: 'reports:read' },
     status: 403,
   },
   {
@@ -254,8 +256,20 @@ const STEPS: Step[] = [
     status: 200,
     entry: { actorId: 1, action: 'role.delete', resource: 'role', resourceId: '3' },
   },
-  { method: 'POST', path: '/api/v1/admin/companies', body: { name: 'Globex' }, status: 201, entry: { actorId: 1, action: 'company.create', resource: 'company', resourceId: '2' } },
-  { method: 'POST', path: '/api/v1/admin/employees', body: { name: 'Cid' }, status: 201, entry: { actorId: 1, action: 'employee.create', resource: 'employee', resourceId: '2' } },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/companies',
+    body: { name: 'Globex' },
+    status: 201,
+    entry: { actorId: 1, action: 'company.create', resource: 'company', resourceId: '2' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/employees',
+    body: { name: 'Cid' },
+    status: 201,
+    entry: { actorId: 1, action: 'employee.create', resource: 'employee', resourceId: '2' },
+  },
   {
     method: 'POST',
     path: '/api/v1/admin/attendance/groups',
@@ -341,6 +355,50 @@ const STEPS: Step[] = [
     entry: { actorId: 1, action: 'user.delete', resource: 'user', resourceId: '2' },
   },
   { method: 'DELETE', path: '/api/v1/admin/users/1', status: 409 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/employees',
+    body: { name: 'Payee' },
+    status: 201,
+    entry: { actorId: 1, action: 'employee.create', resource: 'employee', resourceId: '3' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/salaries',
+    body: { employee_id: 3, month: '2024-03', basic_salary: 5000, personal_tax: 100 },
+    status: 201,
+    entry: { actorId: 1, action: 'salary.create', resource: 'salary', resourceId: '1' },
+  },
+  { method: 'POST', path: '/api/v1/admin/salaries', body: { employee_id: 3, month: '2024-03', basic_salary: 1 }, status: 409 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/salaries',
+    body: { employee_id: 3, month: '2024-04', basic_salary: 1, net_salary: 2 },
+    status: 400,
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/admin/salaries/1',
+    body: { bonus: 20.5 },
+    status: 200,
+    entry: { actorId: 1, action: 'salary.update', resource: 'salary', resourceId: '1' },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v1/admin/salaries/batch-status',
+    body: { ids: [1], status: '1' },
+    status: 200,
+    entry: { actorId: 1, action: 'salary.batch_status', resource: 'salary', resourceId: null },
+  },
+  { method: 'PATCH', path: '/api/v1/admin/salaries/batch-status', body: { ids: [1, 2], status: '0' }, status: 400 },
+  { method: 'PUT', path: '/api/v1/admin/salaries/1', body: { bonus: 30 }, status: 409 },
+  { method: 'DELETE', path: '/api/v1/admin/employees/3', status: 409 },
+  {
+    method: 'DELETE',
+    path: '/api/v1/admin/salaries/1',
+    status: 200,
+    entry: { actorId: 1, action: 'salary.delete', resource: 'salary', resourceId: '1' },
+  },
   {
     method: 'POST',
     path: '/api/v1/storage/upload',
@@ -440,7 +498,13 @@ describe('every change leaves exactly one audit entry; a refused one leaves none
     const body = step.body === undefined ? undefined : JSON.parse(JSON.stringify(step.body))
     const reply = step.form
       ? await t.app
-          .handle(new Request(`http://localhost${step.path}`, { method: step.method, body: step.form(), headers: { authorization: `Bearer ${token}` } }))
+          .handle(
+            new Request(`http://localhost${step.path}`, {
+              method: step.method,
+              body: step.form(),
+              headers: { authorization: `Bearer ${token}` },
+            }),
+          )
           .then(async (response) => ({ status: response.status, body: await response.json() }))
       : await req(t.app, step.method, step.path, { token, body })
     expect(reply.status, JSON.stringify(reply.body)).toBe(step.status)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { asc, count, eq } from 'drizzle-orm'
 import { permissions, rolePermissions, roles, userRoles } from '../src/db/schema'
-import { PERMISSION_CATALOGUE } from '../src/modules/rbac/catalogue'
+import { EMPLOYEE_PERMISSIONS, PERMISSION_CATALOGUE } from '../src/modules/rbac/catalogue'
 import {
   BAD_ID,
   errorBody,
@@ -271,17 +271,17 @@ describe('permissions', () => {
   test('POST → 201; resource and action come from the name, or must match it', async () => {
     const reply = await req(t.app, 'POST', PERMISSIONS, {
       token: admin,
-      body: { name: 'salaries:read', display_name: 'Read salaries', description: 'Payroll', resource: 'salaries', action: 'read' },
+      body: { name: 'reports:read', display_name: 'Read reports', description: 'Monthly reports', resource: 'reports', action: 'read' },
     })
     expect(reply.status).toBe(201)
     const id = CATALOGUE.length + 1
-    expect(reply.body).toEqual(okBody(permission(id, 'salaries:read', 'Read salaries', 'Payroll'), 'Permission created'))
-    const bare = await req(t.app, 'POST', PERMISSIONS, { token: admin, body: { name: 'salaries:create' } })
-    expect(bare.body).toEqual(okBody(permission(id + 1, 'salaries:create', 'salaries:create', ''), 'Permission created'))
+    expect(reply.body).toEqual(okBody(permission(id, 'reports:read', 'Read reports', 'Monthly reports'), 'Permission created'))
+    const bare = await req(t.app, 'POST', PERMISSIONS, { token: admin, body: { name: 'reports:export' } })
+    expect(bare.body).toEqual(okBody(permission(id + 1, 'reports:export', 'reports:export', ''), 'Permission created'))
 
-    const mismatch = await req(t.app, 'POST', PERMISSIONS, { token: admin, body: { name: 'salaries:delete', action: 'remove' } })
+    const mismatch = await req(t.app, 'POST', PERMISSIONS, { token: admin, body: { name: 'reports:delete', action: 'remove' } })
     expect(mismatch.body).toEqual(
-      errorBody(400, 'action "remove" does not match the name "salaries:delete"; send action "delete" or leave it out', {
+      errorBody(400, 'action "remove" does not match the name "reports:delete"; send action "delete" or leave it out', {
         errors: [{ field: 'action', message: 'must be "delete" to match the name' }],
       }),
     )
@@ -298,19 +298,19 @@ describe('permissions', () => {
   test('add and remove a permission of a role; admin holds all of them', async () => {
     const add = await req(t.app, 'POST', `${ROLES}/permissions/add`, {
       token: admin,
-      body: { role_name: 'hr', permission_name: 'salaries:read' },
+      body: { role_name: 'hr', permission_name: 'reports:read' },
     })
     expect(add.body).toEqual(okBody(null, 'Permission added to the role'))
-    const salariesRead = permission(CATALOGUE.length + 1, 'salaries:read', 'Read salaries', 'Payroll')
+    const reportsRead = permission(CATALOGUE.length + 1, 'reports:read', 'Read reports', 'Monthly reports')
     expect((await req(t.app, 'GET', `${ROLES}/by-name/hr/permissions`, { token: admin })).body).toEqual(
-      okBody([catalogue('departments:read'), salariesRead]),
+      okBody([catalogue('departments:read'), reportsRead]),
     )
     const remove = await req(t.app, 'POST', `${ROLES}/permissions/remove`, {
       token: admin,
       body: { role_name: 'hr', permission_name: 'departments:read' },
     })
     expect(remove.body).toEqual(okBody(null, 'Permission removed from the role'))
-    expect((await req(t.app, 'GET', `${ROLES}/by-name/hr/permissions`, { token: admin })).body).toEqual(okBody([salariesRead]))
+    expect((await req(t.app, 'GET', `${ROLES}/by-name/hr/permissions`, { token: admin })).body).toEqual(okBody([reportsRead]))
     // removing what the role does not hold is fine
     expect(
       (await req(t.app, 'POST', `${ROLES}/permissions/remove`, { token: admin, body: { role_name: 'hr', permission_name: 'users:read' } }))
@@ -321,7 +321,7 @@ describe('permissions', () => {
     expect(all.body.data).toHaveLength(CATALOGUE.length + 2)
     expect(all.body.data.slice(0, CATALOGUE.length)).toEqual(CATALOGUE)
     expect((await req(t.app, 'GET', `${ROLES}/by-name/employee/permissions`, { token: admin })).body).toEqual(
-      okBody([catalogue('attendance:clock'), catalogue('attendance:view')]),
+      okBody(EMPLOYEE_PERMISSIONS.map(catalogue)),
     )
     expect(
       (await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'admin', permission_name: 'users:read' } }))
@@ -337,7 +337,7 @@ describe('permissions', () => {
   })
 
   test('roles of a permission include admin', async () => {
-    const reply = await req(t.app, 'GET', `${PERMISSIONS}/by-name/salaries:read/roles`, { token: admin })
+    const reply = await req(t.app, 'GET', `${PERMISSIONS}/by-name/reports:read/roles`, { token: admin })
     expect(reply.body).toEqual(okBody([ADMIN, role(3, 'hr', 'Human resources', 'People')]))
     expect((await req(t.app, 'GET', `${PERMISSIONS}/by-name/users:delete/roles`, { token: admin })).body).toEqual(okBody([ADMIN]))
     expect((await req(t.app, 'GET', `${PERMISSIONS}/by-name/x:y/roles`, { token: admin })).body).toEqual(
@@ -411,7 +411,7 @@ describe('nobody hands out more than they hold', () => {
   test('giving oneself admin → 403 naming what the caller lacks, and nothing changes', async () => {
     const reply = await req(t.app, 'POST', `${ROLES}/assign`, { token: delegate.token, body: { user_id: delegate.id, role_name: 'admin' } })
     const held = ['roles:assign', 'permissions:grant', 'departments:read', 'users:read', 'users:update']
-    const lacking = [...CATALOGUE.map((p) => p.name), 'salaries:read', 'salaries:create'].filter((name) => !held.includes(name))
+    const lacking = [...CATALOGUE.map((p) => p.name), 'reports:read', 'reports:export'].filter((name) => !held.includes(name))
     expect(reply.status).toBe(403)
     expect(reply.body).toEqual(
       errorBody(403, `You cannot assign the role admin: it involves ${lacking.join(', ')}, which your own roles do not grant`),
@@ -437,15 +437,16 @@ describe('nobody hands out more than they hold', () => {
   })
 })
 
-describe('a role given only permissions outside administration', () => {
-  test('is refused (403) on every role, permission, department, user, company and employee route, and served on its own', async () => {
+describe('a role hr given only the salary permissions', () => {
+  test('manages salaries and gets 403 on every other route', async () => {
     await req(t.app, 'POST', ROLES, { token: admin, body: { name: 'payroll', display_name: 'Payroll' } })
-    await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'payroll', permission_name: 'salaries:read' } })
-    await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'payroll', permission_name: 'audit:read' } })
+    const granted = ['salaries:read', 'salaries:create', 'salaries:update', 'salaries:delete']
+    for (const permission_name of granted)
+      await req(t.app, 'POST', `${ROLES}/permissions/add`, { token: admin, body: { role_name: 'payroll', permission_name } })
     const clerk = await makeUser(t.app, admin, 'clerk', ['payroll'])
 
-    const refused = guardedRoutes(t.app).filter((route) => route.permission !== 'audit:read')
-    expect(refused.length).toBeGreaterThanOrEqual(30)
+    const refused = guardedRoutes(t.app).filter((route) => !granted.includes(route.permission))
+    expect(refused.length).toBeGreaterThanOrEqual(60)
     for (const route of refused) {
       const reply = await req(t.app, route.method, samplePath(route.path), {
         token: clerk.token,
@@ -455,6 +456,17 @@ describe('a role given only permissions outside administration', () => {
         errorBody(403, `Your roles do not grant the permission ${route.permission}; ask an administrator for it`),
       )
     }
-    expect((await req(t.app, 'GET', '/api/v1/admin/audit-logs', { token: clerk.token })).status).toBe(200)
+    const employee = await req(t.app, 'POST', '/api/v1/admin/employees', { token: admin, body: { name: 'Payee' } })
+    const created = await req(t.app, 'POST', '/api/v1/admin/salaries', {
+      token: clerk.token,
+      body: { employee_id: employee.body.data.id, month: '2024-03', basic_salary: 5000 },
+    })
+    expect(created.status).toBe(201)
+    for (const path of ['/api/v1/admin/salaries', '/api/v1/admin/salaries/stats', `/api/v1/admin/salaries/${created.body.data.id}`])
+      expect((await req(t.app, 'GET', path, { token: clerk.token })).status, path).toBe(200)
+    expect(
+      (await req(t.app, 'PUT', `/api/v1/admin/salaries/${created.body.data.id}`, { token: clerk.token, body: { bonus: 10 } })).status,
+    ).toBe(200)
+    expect((await req(t.app, 'DELETE', `/api/v1/admin/salaries/${created.body.data.id}`, { token: clerk.token })).status).toBe(200)
   })
 })

@@ -41,12 +41,17 @@ export const PERMISSION_CATALOGUE = [
   { name: 'attendance_groups:update', displayName: 'Update attendance groups', description: 'Edit attendance groups and their members' },
   { name: 'attendance_groups:delete', displayName: 'Delete attendance groups', description: 'Delete attendance groups with their rules' },
   { name: 'files:manage', displayName: 'Manage every file', description: 'Read, sign and delete files uploaded by anyone' },
+  { name: 'salaries:read', displayName: 'Read salaries', description: 'List and read salary records and their statistics' },
+  { name: 'salaries:create', displayName: 'Create salaries', description: 'Create salary records' },
+  { name: 'salaries:update', displayName: 'Update salaries', description: 'Edit salary records and set their status' },
+  { name: 'salaries:delete', displayName: 'Delete salaries', description: 'Delete salary records' },
+  { name: 'salaries:read_own', displayName: 'Read own salaries', description: 'Read own salary records' },
 ] as const satisfies readonly { name: `${string}:${string}`; displayName: string; description: string }[]
 
 export type PermissionName = (typeof PERMISSION_CATALOGUE)[number]['name']
 
 /** Permissions the built-in role `employee` receives when they are first created. */
-export const EMPLOYEE_PERMISSIONS: readonly PermissionName[] = ['attendance:clock', 'attendance:view']
+export const EMPLOYEE_PERMISSIONS: readonly PermissionName[] = ['attendance:clock', 'attendance:view', 'salaries:read_own']
 
 export const ADMIN_ROLE = 'admin'
 export const EMPLOYEE_ROLE = 'employee'

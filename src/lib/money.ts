@@ -1,0 +1,28 @@
+import { ValidationError } from '../http/errors'
+
+/** The largest amount of one item, in yuan (CONTRACT §6). */
+export const MAX_YUAN = 100_000_000
+
+/**
+ * Yuan as sent in JSON → integer fen, exactly. The number is read through its shortest
+ * decimal spelling (what JSON carried), so 19.99 is 1999 fen, never 1998.9999…; more
+ * than two decimals, a negative or non-finite value, a value above the limit, or
+ * anything that is not a number → 400 naming the field.
+ */
+export function toFen(value: unknown, field: string): number {
+  const refuse = (problem: string): never => {
+    throw new ValidationError(`${field} ${problem}`, [{ field, message: problem }])
+  }
+  if (typeof value !== 'number') return refuse('must be a number of yuan')
+  if (!Number.isFinite(value)) return refuse('must be a finite number of yuan')
+  if (value < 0) return refuse('must not be negative')
+  if (value > MAX_YUAN) return refuse(`must be at most ${MAX_YUAN} yuan`)
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(String(value))
+  if (!match) return refuse('must have at most 2 decimals (whole fen)')
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
+}
+
+/** Integer fen → yuan for JSON: the closest double to the decimal, which prints exactly (1999 → 19.99). */
+export function toYuan(fen: number): number {
+  return fen / 100
+}

@@ -1,0 +1,276 @@
+import type { Locale } from '../../config'
+import type { Database, Queryable } from '../../db/client'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
+import { pageWindow, p2Pagination } from '../../http/pagination'
+import type { Clock } from '../../lib/clock'
+import { isCalendarDate } from '../../lib/dates'
+import { localDate } from '../../lib/local-time'
+import { toFen, toYuan } from '../../lib/money'
+import { onConstraint } from '../../lib/sqlite-errors'
+import { statusText } from '../../lib/status-text'
+import { recordAudit, type Actor } from '../audit/recorder'
+import type { Principal } from '../rbac/access'
+import {
+  DEDUCTION_ITEMS,
+  INCOME_ITEMS,
+  type AmountField,
+  type CreateSalaryInput,
+  type SalaryListQuery,
+  type SalaryResponse,
+  type SalaryStatsResponse,
+  type UpdateSalaryInput,
+} from './model'
+import * as repo from './repository'
+
+const COLUMN: Record<AmountField, keyof repo.NewSalary> = {
+  basic_salary: 'basicSalary',
+  seniority_pay: 'seniorityPay',
+  performance_pay: 'performancePay',
+  overtime_pay: 'overtimePay',
+  bonus: 'bonus',
+  allowance: 'allowance',
+  attendance_deduction: 'attendanceDeduction',
+  personal_insurance: 'personalInsurance',
+  personal_tax: 'personalTax',
+  housing_fund: 'housingFund',
+  other_deductions: 'otherDeductions',
+}
+
+type Amounts = Record<AmountField, number>
+
+/** Totals and net in fen; a negative net is refused. */
+export function computeTotals(amounts: Amounts) {
+  const totalIncome = INCOME_ITEMS.reduce((sum, item) => sum + amounts[item], 0)
+  const totalDeductions = DEDUCTION_ITEMS.reduce((sum, item) => sum + amounts[item], 0)
+  return { totalIncome, totalDeductions, netSalary: totalIncome - totalDeductions }
+}
+
+const amountsOf = (row: repo.SalaryRow): Amounts =>
+  Object.fromEntries(Object.entries(COLUMN).map(([item, column]) => [item, row[column as keyof repo.SalaryRow] as number])) as Amounts
+
+/** `YYYY-MM` → `YYYY年MM月` */
+export const monthText = (month: string) => `${month.slice(0, 4)}年${month.slice(5, 7)}月`
+
+export function toSalaryResponse(row: repo.SalaryWithName, locale: Locale, rawStatus = false): SalaryResponse {
+  const amounts = amountsOf(row)
+  const yuan = (items: readonly AmountField[], total: number) => ({
+    ...Object.fromEntries(items.map((item) => [item, toYuan(amounts[item])])),
+    total: toYuan(total),
+  })
+  return {
+    id: row.id,
+    employee_id: row.employeeId,
+    employee_name: row.employeeName,
+    month: monthText(row.month),
+    net_salary: toYuan(row.netSalary),
+    status: rawStatus ? String(row.status) : statusText('salary', row.status, locale),
+    status_code: row.status === 1 ? '1' : '0',
+    payment_date: row.paymentDate ? `${row.paymentDate}T00:00:00.000Z` : null,
+    category_id: row.categoryId,
+    income: yuan(INCOME_ITEMS, row.totalIncome) as SalaryResponse['income'],
+    deductions: yuan(DEDUCTION_ITEMS, row.totalDeductions) as SalaryResponse['deductions'],
+    summary: { total_income: toYuan(row.totalIncome), total_deductions: toYuan(row.totalDeductions), net_salary: toYuan(row.netSalary) },
+    remarks: row.remarks,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }
+}
+
+/** The amounts a request sends, in fen; items not sent are left out. */
+function sentAmounts(input: Partial<Record<AmountField, number>>): Partial<Amounts> {
+  const sent: Partial<Amounts> = {}
+  for (const item of [...INCOME_ITEMS, ...DEDUCTION_ITEMS]) if (input[item] !== undefined) sent[item] = toFen(input[item], item)
+  return sent
+}
+
+/** The full set of amounts after a change: totals, net, and the sent net checked against it. */
+function settle(amounts: Amounts, sentNet: number | undefined) {
+  const totals = computeTotals(amounts)
+  if (totals.netSalary < 0)
+    throw new ValidationError(
+      `Deductions (${toYuan(totals.totalDeductions)} yuan) exceed income (${toYuan(totals.totalIncome)} yuan): the net salary would be negative`,
+      [{ field: 'net_salary', message: 'would be negative' }],
+    )
+  if (sentNet !== undefined && toFen(sentNet, 'net_salary') !== totals.netSalary)
+    throw new ValidationError(`net_salary ${sentNet} does not match the computed net salary ${toYuan(totals.netSalary)}`, [
+      { field: 'net_salary', message: `must be ${toYuan(totals.netSalary)} (income minus deductions) or left out` },
+    ])
+  const columns: Partial<repo.NewSalary> = {}
+  for (const [item, column] of Object.entries(COLUMN)) (columns as Record<string, number>)[column] = amounts[item as AmountField]
+  return { ...columns, ...totals }
+}
+
+function checkPaymentDate(value: string | null | undefined): void {
+  if (value && !isCalendarDate(value))
+    throw new ValidationError(`payment_date "${value}" is not a real date (YYYY-MM-DD)`, [
+      { field: 'payment_date', message: 'is not a real date' },
+    ])
+}
+
+const ZERO = Object.fromEntries(Object.keys(COLUMN).map((item) => [item, 0])) as Amounts
+
+export interface SalariesDeps {
+  database: Database
+  clock: Clock
+  defaultZone: string
+}
+
+export function createSalariesService({ database, clock, defaultZone }: SalariesDeps) {
+  const { db } = database
+  const missing = (id: number) => new NotFoundError(`Salary record ${id} does not exist`)
+  const today = () => localDate(clock.now(), defaultZone)
+  const snapshot = (row: repo.SalaryWithName) => toSalaryResponse(row, 'en')
+  const reload = async (tx: Queryable, id: number) => (await repo.findSalary(tx, id))!
+
+  const list = async (filter: repo.SalaryFilter, query: SalaryListQuery, locale: Locale) => {
+    if (query.start_month && query.end_month && query.start_month > query.end_month)
+      throw new ValidationError('start_month must not be after end_month', [{ field: 'start_month', message: 'is after end_month' }])
+    const window = pageWindow(query, 10)
+    const { rows, total } = await repo.listSalaries(db, filter, window)
+    return { salaries: rows.map((row) => toSalaryResponse(row, locale)), pagination: p2Pagination(total, window) }
+  }
+
+  const filterOf = (query: SalaryListQuery): repo.SalaryFilter => ({
+    month: query.month,
+    status: query.status === undefined ? undefined : Number(query.status),
+    startMonth: query.start_month,
+    endMonth: query.end_month,
+  })
+
+  const ownEmployee = (principal: Principal): number => {
+    if (principal.employeeId === null)
+      throw new ForbiddenError('Your account is not linked to an employee, so it has no salary records; ask an administrator to link it')
+    return principal.employeeId
+  }
+
+  return {
+    async create(input: CreateSalaryInput, actor: Actor): Promise<SalaryResponse> {
+      checkPaymentDate(input.payment_date)
+      const status = input.status === '1' ? 1 : 0
+      const values = settle({ ...ZERO, ...sentAmounts(input) }, input.net_salary)
+      const now = clock.now()
+      return onConstraint(
+        () =>
+          database.write(async (tx) => {
+            if (!(await repo.employeeExists(tx, input.employee_id)))
+              throw new ValidationError(`employee_id names employee ${input.employee_id}, which does not exist`, [
+                { field: 'employee_id', message: 'does not exist' },
+              ])
+            const id = await repo.insertSalary(tx, {
+              ...values,
+              employeeId: input.employee_id,
+              month: input.month,
+              status,
+              paymentDate: input.payment_date ?? (status === 1 ? today() : null),
+              categoryId: input.category_id ?? null,
+              remarks: input.remarks?.trim() ?? '',
+              createdAt: now,
+              updatedAt: now,
+            })
+            const row = await reload(tx, id)
+            await recordAudit(tx, actor, now, { action: 'salary.create', resource: 'salary', resourceId: id, after: snapshot(row) })
+            return toSalaryResponse(row, 'en', true)
+          }),
+        {
+          unique: () =>
+            new ConflictError(`Employee ${input.employee_id} already has a salary record for ${input.month}; update that one instead`),
+        },
+      )
+    },
+
+    async get(id: number, locale: Locale): Promise<SalaryResponse> {
+      const row = await repo.findSalary(db, id)
+      if (!row) throw missing(id)
+      return toSalaryResponse(row, locale)
+    },
+
+    async update(id: number, input: UpdateSalaryInput, actor: Actor, locale: Locale): Promise<SalaryResponse> {
+      checkPaymentDate(input.payment_date)
+      const sent = sentAmounts(input)
+      const now = clock.now()
+      return database.write(async (tx) => {
+        const before = await repo.findSalary(tx, id)
+        if (!before) throw missing(id)
+        const current = amountsOf(before)
+        const changed = (Object.keys(sent) as AmountField[]).filter((item) => sent[item] !== current[item])
+        if (before.status === 1 && changed.length > 0)
+          throw new ConflictError(
+            `Salary record ${id} is paid, so its amounts are locked (${changed.join(', ')} would change); set its status to "0" first`,
+          )
+        const status = input.status === undefined ? before.status : Number(input.status)
+        const paymentDate =
+          input.payment_date !== undefined ? input.payment_date : status === 1 && !before.paymentDate ? today() : before.paymentDate
+        await repo.updateSalary(tx, id, {
+          ...settle({ ...current, ...sent }, input.net_salary),
+          status,
+          paymentDate,
+          categoryId: input.category_id,
+          remarks: input.remarks?.trim(),
+          updatedAt: now,
+        })
+        const after = await reload(tx, id)
+        await recordAudit(tx, actor, now, {
+          action: 'salary.update',
+          resource: 'salary',
+          resourceId: id,
+          before: snapshot(before),
+          after: snapshot(after),
+        })
+        return toSalaryResponse(after, locale)
+      })
+    },
+
+    async remove(id: number, actor: Actor): Promise<void> {
+      const now = clock.now()
+      await database.write(async (tx) => {
+        const before = await repo.findSalary(tx, id)
+        if (!before) throw missing(id)
+        await repo.deleteSalary(tx, id)
+        await recordAudit(tx, actor, now, { action: 'salary.delete', resource: 'salary', resourceId: id, before: snapshot(before) })
+      })
+    },
+
+    /** Every id gets the status in one transaction; unknown ids → 400 naming them, and nothing changes. */
+    async batchStatus(ids: number[], status: '0' | '1', actor: Actor): Promise<void> {
+      const unique = [...new Set(ids)]
+      const now = clock.now()
+      await database.write(async (tx) => {
+        const before = await repo.statusesOf(tx, unique)
+        const found = new Set(before.map((row) => row.id))
+        const unknown = unique.filter((id) => !found.has(id))
+        if (unknown.length > 0)
+          throw new ValidationError(`Unknown salary record${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; nothing was changed`, [
+            { field: 'ids', message: `unknown: ${unknown.join(', ')}` },
+          ])
+        await repo.setStatuses(tx, unique, Number(status), today(), now)
+        const after = await repo.statusesOf(tx, unique)
+        await recordAudit(tx, actor, now, { action: 'salary.batch_status', resource: 'salary', resourceId: null, before, after })
+      })
+    },
+
+    adminList: (query: SalaryListQuery, locale: Locale) => list({ ...filterOf(query), employeeId: query.employee_id }, query, locale),
+
+    /** The caller's own records, whatever `employee_id` says. */
+    ownList: (principal: Principal, query: SalaryListQuery, locale: Locale) =>
+      list({ ...filterOf(query), employeeId: ownEmployee(principal) }, query, locale),
+
+    async ownMonth(principal: Principal, month: string, locale: Locale): Promise<SalaryResponse> {
+      const row = await repo.findSalaryOf(db, ownEmployee(principal), month)
+      if (!row) throw new NotFoundError(`You have no salary record for ${month}`)
+      return toSalaryResponse(row, locale)
+    },
+
+    async stats(month: string | undefined): Promise<SalaryStatsResponse> {
+      const stats = await repo.salaryStats(db, month || undefined)
+      return {
+        total_employees: stats.employees,
+        total_salaries: stats.total,
+        avg_salary: stats.records === 0 ? 0 : toYuan(Math.round(stats.total / stats.records)),
+        max_salary: toYuan(stats.max),
+        min_salary: toYuan(stats.min),
+      }
+    },
+  }
+}
+
+export type SalariesService = ReturnType<typeof createSalariesService>
