@@ -9,14 +9,14 @@ export const MAX_YUAN = 100_000_000
  * than two decimals, a negative or non-finite value, a value above the limit, or
  * anything that is not a number → 400 naming the field.
  */
-export function toFen(value: unknown, field: string): number {
+export function toFen(value: unknown, field: string, maxYuan = MAX_YUAN): number {
   const refuse = (problem: string): never => {
     throw new ValidationError(`${field} ${problem}`, [{ field, message: problem }])
   }
   if (typeof value !== 'number') return refuse('must be a number of yuan')
   if (!Number.isFinite(value)) return refuse('must be a finite number of yuan')
   if (value < 0) return refuse('must not be negative')
-  if (value > MAX_YUAN) return refuse(`must be at most ${MAX_YUAN} yuan`)
+  if (value > maxYuan) return refuse(`must be at most ${maxYuan} yuan`)
   const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(String(value))
   if (!match) return refuse('must have at most 2 decimals (whole fen)')
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))

@@ -14,8 +14,12 @@ const Month = (field: string) =>
     error: `${field} must be a month written YYYY-MM`,
   })
 
+/** A literal union, not t.UnionEnum: Elysia 1.4 gives a UnionEnum its first value as a default, which would fill in status "0". */
 const SalaryStatus = (field = 'status') =>
-  t.UnionEnum(['0', '1'], { description: '"0" unconfirmed, "1" paid', error: `${field} must be "0" (unconfirmed) or "1" (paid)` })
+  t.Union([t.Literal('0'), t.Literal('1')], {
+    description: '"0" unconfirmed, "1" paid',
+    error: `${field} must be "0" (unconfirmed) or "1" (paid)`,
+  })
 
 /** Yuan with at most 2 decimals; checked exactly (to fen) by the service. */
 const Yuan = t.Number({ description: 'yuan, at most 2 decimals, 0 to 100000000' })
@@ -52,7 +56,7 @@ export const Salary = t.Object({
   month: t.String({ description: 'YYYY年MM月', examples: ['2024年03月'] }),
   net_salary: t.Number({ description: 'yuan' }),
   status: t.String({ description: 'the text; the raw digit in the create response' }),
-  status_code: t.UnionEnum(['0', '1']),
+  status_code: t.Union([t.Literal('0'), t.Literal('1')]),
   payment_date: t.Nullable(Timestamp),
   category_id: t.Nullable(t.Integer()),
   income: Amounts(INCOME_ITEMS),

@@ -5,7 +5,7 @@ import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
 import { localDate } from '../../lib/local-time'
-import { toFen, toYuan } from '../../lib/money'
+import { MAX_YUAN, toFen, toYuan } from '../../lib/money'
 import { onConstraint } from '../../lib/sqlite-errors'
 import { statusText } from '../../lib/status-text'
 import { recordAudit, type Actor } from '../audit/recorder'
@@ -91,7 +91,8 @@ function settle(amounts: Amounts, sentNet: number | undefined) {
       `Deductions (${toYuan(totals.totalDeductions)} yuan) exceed income (${toYuan(totals.totalIncome)} yuan): the net salary would be negative`,
       [{ field: 'net_salary', message: 'would be negative' }],
     )
-  if (sentNet !== undefined && toFen(sentNet, 'net_salary') !== totals.netSalary)
+  // a net may exceed one item's limit: it is checked against the computed one, not the limit
+  if (sentNet !== undefined && toFen(sentNet, 'net_salary', MAX_YUAN * INCOME_ITEMS.length) !== totals.netSalary)
     throw new ValidationError(`net_salary ${sentNet} does not match the computed net salary ${toYuan(totals.netSalary)}`, [
       { field: 'net_salary', message: `must be ${toYuan(totals.netSalary)} (income minus deductions) or left out` },
     ])
@@ -198,8 +199,9 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
             `Salary record ${id} is paid, so its amounts are locked (${changed.join(', ')} would change); set its status to "0" first`,
           )
         const status = input.status === undefined ? before.status : Number(input.status)
-        const paymentDate =
-          input.payment_date !== undefined ? input.payment_date : status === 1 && !before.paymentDate ? today() : before.paymentDate
+        // a paid record always has a payment date: today's unless one is given or kept
+        const kept = input.payment_date !== undefined ? input.payment_date : before.paymentDate
+        const paymentDate = status === 1 && !kept ? today() : kept
         await repo.updateSalary(tx, id, {
           ...settle({ ...current, ...sent }, input.net_salary),
           status,
