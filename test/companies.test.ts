@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { asc, count, eq } from 'drizzle-orm'
 import { companies, employees, permissions, rolePermissions, roles } from '../src/db/schema'
-import { errorBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp, BAD_ID, invalidBody } from './helpers'
+import { errorBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp, BAD_ID } from './helpers'
 
 const BASE = '/api/v1/admin/companies'
 

@@ -99,7 +99,3 @@ export const errorHandler = (clock: Clock, logger: Logger) =>
     })
     return reply(500, 'Internal server error; the failure was logged')
   })
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1)
-}

@@ -10,9 +10,9 @@ import { recordAudit, type Actor } from '../audit/recorder'
 import type { CloseDayResponse } from './model'
 import { isOvernight, isWorkDay } from './policy'
 import * as repo from './repository'
-import { policyOf, ruleFor } from './service'
+import { policyOf, ruleFor } from './records'
 import * as setup from './setup-repository'
-import { zoneOf } from './setup-service'
+import { zoneOf } from './setup-shapes'
 
 const LEASE = 'attendance.day-close'
 const LEASE_MS = 90_000

@@ -5,9 +5,7 @@ import { employees } from '../../db/schema'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
-import { isCalendarDate } from '../../lib/dates'
-import { distanceMeters } from '../../lib/geo'
-import { addDays, daysBetween, localDate, weekday } from '../../lib/local-time'
+import { addDays, localDate, weekday } from '../../lib/local-time'
 import { isUniqueViolation } from '../../lib/sqlite-errors'
 import { statusText } from '../../lib/status-text'
 import type { Principal } from '../rbac/access'
@@ -21,66 +19,14 @@ import type {
   StatisticsResponse,
   SummaryResponse,
 } from './model'
-import { evaluateClockIn, evaluateClockOut, hoursOf, isOvernight, workDateOf, type PolicyRule } from './policy'
+import { evaluateClockIn, evaluateClockOut, isOvernight, workDateOf } from './policy'
+import { judgePosition } from './geofence'
+import { checkRange, hoursOfRecord, policyOf, ruleFor, toAttemptResponse, toRecordResponse } from './records'
 import * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import * as setup from './setup-repository'
-import { toRuleResponse, zoneOf } from './setup-service'
+import { toRuleResponse, zoneOf } from './setup-shapes'
 import { computeStatistics } from './statistics'
-
-export const MAX_STATISTICS_DAYS = 366
-
-export function policyOf(rule: setup.RuleRow): PolicyRule {
-  return {
-    workStart: rule.workStartTime,
-    workEnd: rule.workEndTime,
-    breakStart: rule.breakStartTime,
-    breakEnd: rule.breakEndTime,
-    lateGrace: rule.lateGracePeriod,
-    earlyGrace: rule.earlyGracePeriod,
-    requiredWorkHours: rule.requiredWorkHours,
-    workDays: rule.workDays.split(',').map(Number),
-    flexible: rule.flexibleTime,
-  }
-}
-
-/** Among enabled rules (lowest id first): the first whose work days hold the date's weekday, else the first. */
-export function ruleFor<T extends { workDays: string }>(rules: T[], date: string): T | null {
-  const day = String(weekday(date))
-  return rules.find((rule) => rule.workDays.split(',').includes(day)) ?? rules[0] ?? null
-}
-
-export function toRecordResponse(
-  row: repo.RecordRow & { employee?: repo.RecordWithEmployee['employee'] },
-  locale: Locale,
-  rule?: RuleResponse | null,
-): AttendanceRecordResponse {
-  return {
-    id: row.id,
-    employee_id: row.employeeId,
-    ...(row.employee !== undefined ? { employee: row.employee } : {}),
-    rule_id: row.ruleId,
-    ...(rule !== undefined ? { rule } : {}),
-    clock_in_time: row.clockInTime?.toISOString() ?? null,
-    clock_out_time: row.clockOutTime?.toISOString() ?? null,
-    clock_in_lat: row.clockInLat,
-    clock_in_lng: row.clockInLng,
-    clock_out_lat: row.clockOutLat,
-    clock_out_lng: row.clockOutLng,
-    work_date: row.workDate,
-    timezone: row.timezone,
-    status: row.status,
-    status_text: statusText('attendance', row.status, locale),
-    work_hours: hoursOfRecord(row),
-    late_minutes: row.lateMinutes,
-    early_minutes: row.earlyMinutes,
-    note: row.note,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  }
-}
-
-const hoursOfRecord = (row: { workMinutes: number }) => hoursOf(row.workMinutes)
 
 type Kind = 'clock_in' | 'clock_out'
 
@@ -127,36 +73,23 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
     return rule
   }
 
-  /** Refuses a position outside the rule's area (or none when one is needed), keeping the attempt for administrators. */
+  /** Refuses a position outside the rule's area (or none where one is needed), keeping the attempt for administrators. */
   const checkPosition = async (context: Context, rule: setup.RuleRow, input: ClockInput, kind: Kind, now: Date) => {
-    if ((input.latitude === undefined) !== (input.longitude === undefined))
-      throw new ValidationError('Send latitude and longitude together', [
-        { field: input.latitude === undefined ? 'latitude' : 'longitude', message: 'is required with the other coordinate' },
-      ])
-    if (!rule.locationRequired || rule.allowedLatitude === null || rule.allowedLongitude === null) return
-    const position = input.latitude === undefined ? null : { latitude: input.latitude, longitude: input.longitude! }
-    const distance = position ? distanceMeters(position, { latitude: rule.allowedLatitude, longitude: rule.allowedLongitude }) : null
-    if (distance !== null && distance <= rule.locationRadius) return
+    const verdict = judgePosition(rule, input, kind === 'clock_in' ? 'clock in' : 'clock out')
+    if (verdict.allowed) return
     await database.write((tx) =>
       repo.insertAttempt(tx, {
         employeeId: context.employeeId,
         ruleId: rule.id,
         kind,
-        latitude: position?.latitude ?? null,
-        longitude: position?.longitude ?? null,
-        distance: distance === null ? null : Math.round(distance * 10) / 10,
+        latitude: verdict.position?.latitude ?? null,
+        longitude: verdict.position?.longitude ?? null,
+        distance: verdict.distance,
         radius: rule.locationRadius,
         attemptedAt: now,
       }),
     )
-    const verb = kind === 'clock_in' ? 'clock in' : 'clock out'
-    if (distance === null)
-      throw new ValidationError(
-        `Your attendance rule needs your position to ${verb}: send latitude and longitude (allowed radius ${rule.locationRadius} m)`,
-      )
-    throw new ValidationError(
-      `You are ${Math.round(distance)} m from the allowed place, outside its ${rule.locationRadius} m radius; ${verb} from within ${rule.locationRadius} m`,
-    )
+    throw new ValidationError(verdict.message)
   }
 
   const statisticsOf = async (context: Context, start: string, end: string): Promise<StatisticsResponse> => {
@@ -353,18 +286,7 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
         window,
       )
       return {
-        attempts: rows.map(({ attempt, name, phone }) => ({
-          id: attempt.id,
-          employee_id: attempt.employeeId,
-          employee: name === null ? null : { id: attempt.employeeId, name, phone },
-          rule_id: attempt.ruleId,
-          kind: attempt.kind,
-          latitude: attempt.latitude,
-          longitude: attempt.longitude,
-          distance: attempt.distance,
-          radius: attempt.radius,
-          attempted_at: attempt.attemptedAt.toISOString(),
-        })),
+        attempts: rows.map(toAttemptResponse),
         pagination: p2Pagination(total, window),
       }
     },
@@ -392,20 +314,6 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
     )
     return { records: rows.map((row) => toRecordResponse(row, locale)), pagination: p2Pagination(total, window) }
   }
-}
-
-/** A real date range, start ≤ end, at most `maxDays` days long. */
-export function checkRange(start: string, end: string, maxDays = MAX_STATISTICS_DAYS): void {
-  const problems: { field: string; message: string }[] = []
-  for (const [field, value] of [
-    ['start_date', start],
-    ['end_date', end],
-  ] as const)
-    if (!isCalendarDate(value)) problems.push({ field, message: `"${value}" is not a real date` })
-  if (problems.length === 0 && start > end) problems.push({ field: 'start_date', message: 'must not be after end_date' })
-  if (problems.length === 0 && daysBetween(start, end) + 1 > maxDays)
-    problems.push({ field: 'end_date', message: `must be at most ${maxDays} days after start_date (inclusive)` })
-  if (problems.length > 0) throw new ValidationError(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems)
 }
 
 export type AttendanceService = ReturnType<typeof createAttendanceService>

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client'
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
+import { ConflictError, NotFoundError } from '../../http/errors'
 import { p1, pageWindow } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { onConstraint } from '../../lib/sqlite-errors'

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import type { Database } from '../../db/client'
-import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../http/errors'
+import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p3Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
@@ -9,12 +8,13 @@ import type { UrlSigner } from '../../lib/url-signer'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { allows } from '../rbac/ability'
 import type { Principal } from '../rbac/access'
-import { contentDisposition } from './content'
-import { ALLOWED_TYPES, SNIFF_BYTES, sniffType } from './file-types'
+import { contentResponse } from './content'
+import { ALLOWED_TYPES } from './file-types'
 import type { BatchDeleteResult, BatchUploadResult, FileDetail, FileListItem, FileListQuery } from './model'
-import { readMultipart, type FilePart } from './multipart'
+import { readMultipart } from './multipart'
 import * as repo from './repository'
 import { StorageUnavailableError, type ObjectStore } from './store'
+import { checkFolder, createPartWriter, drain, fileTooLarge, originalNameOf, rowsFor, type Stored } from './upload'
 
 export const MAX_BATCH_FILES = 20
 const DEFAULT_LINK_SECONDS = 3600
@@ -33,91 +33,13 @@ export interface StorageDeps {
   endpoint: string
 }
 
-interface Stored {
-  id: string
-  key: string
-  filename: string
-  originalName: string
-  mimeType: string
-  size: number
-  etag: string
-}
-
-const FOLDER_SEGMENT = /^[\p{L}\p{N} ._-]+$/u
-
-/** A folder path: segments of letters, digits, space, `.`, `_`, `-` joined by `/`. */
-export function checkFolder(raw: string | undefined): string | null {
-  const folder = raw?.trim().replace(/\/+$/, '')
-  if (!folder) return null
-  const segments = folder.split('/')
-  const bad =
-    folder.length > 255 ||
-    folder.startsWith('/') ||
-    folder.includes('\\') ||
-    segments.some((segment) => segment.trim() === '' || segment === '.' || segment === '..' || !FOLDER_SEGMENT.test(segment))
-  if (bad)
-    throw new ValidationError(
-      'folder must be names of letters, digits, spaces, ".", "_" or "-" joined by "/", without "..", a leading "/" or "\\", at most 255 characters',
-      [{ field: 'folder', message: 'is not a valid folder path' }],
-    )
-  return folder
-}
-
-function checkIsPublic(raw: string | undefined): boolean {
-  if (raw === undefined || raw === '') return false
-  const value = raw.trim().toLowerCase()
-  if (['true', '1', 'on', 'yes'].includes(value)) return true
-  if (['false', '0', 'off', 'no'].includes(value)) return false
-  throw new ValidationError('is_public must be true or false', [{ field: 'is_public', message: 'must be true or false' }])
-}
-
-function checkDescription(raw: string | undefined): string | null {
-  const description = raw?.trim()
-  if (!description) return null
-  if (description.length > 500)
-    throw new ValidationError('description must be at most 500 characters long', [
-      { field: 'description', message: 'must be at most 500 characters long' },
-    ])
-  return description
-}
-
-/** The name as uploaded, without any path a client put in front of it and without control characters. */
-function originalNameOf(filename: string): string {
-  const base = filename.split(/[\\/]/).pop() ?? ''
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
-  const characters = Array.from(clean)
-  if (characters.length <= 255) return clean || 'unnamed'
-  // cut whole characters from the middle of the name, keeping its extension
-  const dot = clean.lastIndexOf('.')
-  const extension = dot > 0 && clean.length - dot <= 16 ? clean.slice(dot) : ''
-  return (
-    Array.from(clean.slice(0, clean.length - extension.length))
-      .slice(0, 255 - extension.length)
-      .join('') + extension
-  )
-}
-
-/** Reads a part to its end without keeping it, so the next part can be parsed. */
-function drain(part: FilePart): void {
-  part.stream.resume()
-}
-
-/** The same for a part already being iterated (a stream with a reader attached ignores `resume`). */
-async function discardRest(chunks: AsyncIterator<Buffer>): Promise<void> {
-  try {
-    while (!(await chunks.next()).done);
-  } catch {
-    // the request broke off; the parser reports it
-  }
-}
-
 export function createStorageService(deps: StorageDeps) {
   const { database, clock, store, signer, publicUrl, maxFileSize } = deps
   const { db } = database
   let probed = { at: -Infinity, up: true }
 
-  const tooLarge = () => new PayloadTooLargeError(`The file is larger than the limit of ${formatSize(maxFileSize)} (${maxFileSize} bytes)`)
+  const tooLarge = () => fileTooLarge(maxFileSize)
+  const storePart = createPartWriter({ store, clock, maxFileSize })
   const canManage = (principal: Principal) => allows(principal.ability, 'files:manage')
   const canRead = (file: repo.FileRow, principal: Principal) =>
     canManage(principal) || file.uploadedBy === principal.userId || file.isPublic
@@ -164,51 +86,6 @@ export function createStorageService(deps: StorageDeps) {
     download_count: file.downloadCount,
   })
 
-  /** Streams one file part to the store: type from its first bytes, size counted as it passes. */
-  const storePart = async (part: FilePart, keys: string[]): Promise<Stored> => {
-    const originalName = originalNameOf(part.filename)
-    const chunks = part.stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>
-    try {
-      let head = Buffer.alloc(0)
-      let ended = false
-      while (head.length < SNIFF_BYTES) {
-        const next = await chunks.next()
-        if (next.done) {
-          ended = true
-          break
-        }
-        head = Buffer.concat([head, next.value])
-        if (head.length > maxFileSize) throw tooLarge()
-      }
-      if (head.length === 0) throw new ValidationError(`"${originalName}" is empty`)
-      const type = await sniffType(head, originalName, ended)
-      let size = head.length
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(new Uint8Array(head))
-          if (ended) controller.close()
-        },
-        async pull(controller) {
-          const next = await chunks.next()
-          if (next.done) return controller.close()
-          size += next.value.length
-          if (size > maxFileSize) controller.error(tooLarge())
-          else controller.enqueue(new Uint8Array(next.value))
-        },
-      })
-      const id = randomUUID()
-      const now = clock.now()
-      const filename = `${id}.${type.extension}`
-      const key = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${filename}`
-      keys.push(key)
-      const stored = await store.put(key, body, type.mime)
-      return { id, key, filename, originalName, mimeType: type.mime, size: stored.size, etag: stored.etag }
-    } finally {
-      // whatever happened, the rest of this part is read (and dropped) so the next part can be parsed
-      await discardRest(chunks)
-    }
-  }
-
   /** Removes what an abandoned request stored; the start-up reconciliation catches what this misses. */
   const discard = async (keys: string[]) => {
     await Promise.allSettled(keys.map((key) => store.remove(key)))
@@ -217,27 +94,6 @@ export function createStorageService(deps: StorageDeps) {
   const checkDeclaredSize = (request: Request, files: number) => {
     const declared = Number(request.headers.get('content-length'))
     if (Number.isFinite(declared) && declared > maxFileSize * files + FORM_OVERHEAD) throw tooLarge()
-  }
-
-  const rowsFor = (stored: Stored[], fields: Map<string, string>, actor: Actor, at: Date): repo.NewFile[] => {
-    const folder = checkFolder(fields.get('folder'))
-    const description = checkDescription(fields.get('description'))
-    const isPublic = checkIsPublic(fields.get('is_public'))
-    return stored.map((file) => ({
-      id: file.id,
-      storageKey: file.key,
-      filename: file.filename,
-      originalName: file.originalName,
-      mimeType: file.mimeType,
-      size: file.size,
-      etag: file.etag,
-      folder,
-      description,
-      isPublic,
-      uploadedBy: actor.userId,
-      createdAt: at,
-      updatedAt: at,
-    }))
   }
 
   const loadReadable = async (id: string, principal: Principal) => {
@@ -272,7 +128,7 @@ export function createStorageService(deps: StorageDeps) {
         if (stored.length === 0)
           throw new ValidationError('No file: send it in the multipart field "file"', [{ field: 'file', message: 'is required' }])
         const now = clock.now()
-        const [row] = rowsFor(stored, form.fields, actor, now)
+        const [row] = rowsFor(stored, form.fields, actor.userId, now)
         await database.write(async (tx) => {
           await repo.insertFiles(tx, [row])
           await recordAudit(tx, actor, now, {
@@ -306,7 +162,7 @@ export function createStorageService(deps: StorageDeps) {
         const outcomes = await Promise.allSettled(entries.map((entry) => entry.task))
         const stored = outcomes.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
         const now = clock.now()
-        const rows = rowsFor(stored, form.fields, actor, now)
+        const rows = rowsFor(stored, form.fields, actor.userId, now)
         if (rows.length > 0)
           await database.write(async (tx) => {
             await repo.insertFiles(tx, rows)
@@ -447,58 +303,12 @@ export function createStorageService(deps: StorageDeps) {
         const principal = await access.principal()
         if (!file || !canRead(file, principal)) throw notFound(id)
       }
-      const found = file!
-      const etag = `"${found.etag}"`
-      const common = {
-        'content-type': found.mimeType,
-        etag,
-        'accept-ranges': 'bytes',
-        'content-disposition': contentDisposition(found.originalName),
-        'cache-control': 'private, no-cache',
-      }
-      if (headers.ifNoneMatch && headers.ifNoneMatch.split(',').some((tag) => tag.trim() === etag))
-        return new Response(null, { status: 304, headers: common })
-      const range = parseRange(headers.range, found.size)
-      if (range === 'unsatisfiable')
-        return new Response(null, { status: 416, headers: { ...common, 'content-range': `bytes */${found.size}` } })
-      if (headOnly) {
-        const length = range ? range.end - range.start + 1 : found.size
-        const extra = range ? { 'content-range': `bytes ${range.start}-${range.end}/${found.size}` } : {}
-        return new Response(null, { status: range ? 206 : 200, headers: { ...common, ...extra, 'content-length': String(length) } })
-      }
-      const body = await store.get(found.storageKey, range ?? undefined)
-      if (!body) throw new NotFoundError(`The content of file ${id} is missing from storage`)
-      if (!range || range.start === 0) await database.write((tx) => repo.recordDownload(tx, id, now))
-      if (!range) return new Response(body, { status: 200, headers: { ...common, 'content-length': String(found.size) } })
-      return new Response(body, {
-        status: 206,
-        headers: {
-          ...common,
-          'content-length': String(range.end - range.start + 1),
-          'content-range': `bytes ${range.start}-${range.end}/${found.size}`,
-        },
+      return contentResponse(file!, headers, headOnly, {
+        open: (range) => store.get(file!.storageKey, range),
+        counted: () => database.write((tx) => repo.recordDownload(tx, id, now)),
       })
     },
   }
-}
-
-/** One `bytes=` range: `a-b`, `a-` or `-n`; several ranges are served whole. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
-  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null
-  if (!match || (match[1] === '' && match[2] === '')) return null
-  let start: number
-  let end: number
-  if (match[1] === '') {
-    const suffix = Number(match[2])
-    if (suffix === 0) return 'unsatisfiable'
-    start = Math.max(0, size - suffix)
-    end = size - 1
-  } else {
-    start = Number(match[1])
-    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)
-  }
-  if (start >= size || start > end) return 'unsatisfiable'
-  return { start, end }
 }
 
 export type StorageService = ReturnType<typeof createStorageService>

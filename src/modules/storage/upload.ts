@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto'
+import { PayloadTooLargeError, ValidationError } from '../../http/errors'
+import type { Clock } from '../../lib/clock'
+import { formatSize } from '../../lib/size-format'
+import { SNIFF_BYTES, sniffType } from './file-types'
+import type { FilePart } from './multipart'
+import type { NewFile } from './repository'
+import type { ObjectStore } from './store'
+
+export interface Stored {
+  id: string
+  key: string
+  filename: string
+  originalName: string
+  mimeType: string
+  size: number
+  etag: string
+}
+
+export const fileTooLarge = (maxFileSize: number) =>
+  new PayloadTooLargeError(`The file is larger than the limit of ${formatSize(maxFileSize)} (${maxFileSize} bytes)`)
+
+const FOLDER_SEGMENT = /^[\p{L}\p{N} ._-]+$/u
+
+/** A folder path: segments of letters, digits, space, `.`, `_`, `-` joined by `/`. */
+export function checkFolder(raw: string | undefined): string | null {
+  const folder = raw?.trim().replace(/\/+$/, '')
+  if (!folder) return null
+  const segments = folder.split('/')
+  const bad =
+    folder.length > 255 ||
+    folder.startsWith('/') ||
+    folder.includes('\\') ||
+    segments.some((segment) => segment.trim() === '' || segment === '.' || segment === '..' || !FOLDER_SEGMENT.test(segment))
+  if (bad)
+    throw new ValidationError(
+      'folder must be names of letters, digits, spaces, ".", "_" or "-" joined by "/", without "..", a leading "/" or "\\", at most 255 characters',
+      [{ field: 'folder', message: 'is not a valid folder path' }],
+    )
+  return folder
+}
+
+export function checkIsPublic(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '') return false
+  const value = raw.trim().toLowerCase()
+  if (['true', '1', 'on', 'yes'].includes(value)) return true
+  if (['false', '0', 'off', 'no'].includes(value)) return false
+  throw new ValidationError('is_public must be true or false', [{ field: 'is_public', message: 'must be true or false' }])
+}
+
+export function checkDescription(raw: string | undefined): string | null {
+  const description = raw?.trim()
+  if (!description) return null
+  if (description.length > 500)
+    throw new ValidationError('description must be at most 500 characters long', [
+      { field: 'description', message: 'must be at most 500 characters long' },
+    ])
+  return description
+}
+
+/** The name as uploaded, without any path a client put in front of it and without control characters. */
+export function originalNameOf(filename: string): string {
+  const base = filename.split(/[\\/]/).pop() ?? ''
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  const characters = Array.from(clean)
+  if (characters.length <= 255) return clean || 'unnamed'
+  // cut whole characters from the middle of the name, keeping its extension
+  const dot = clean.lastIndexOf('.')
+  const extension = dot > 0 && clean.length - dot <= 16 ? clean.slice(dot) : ''
+  return (
+    Array.from(clean.slice(0, clean.length - extension.length))
+      .slice(0, 255 - extension.length)
+      .join('') + extension
+  )
+}
+
+/** Reads a part to its end without keeping it, so the next part can be parsed. */
+export function drain(part: FilePart): void {
+  part.stream.resume()
+}
+
+/** The same for a part already being iterated (a stream with a reader attached ignores `resume`). */
+export async function discardRest(chunks: AsyncIterator<Buffer>): Promise<void> {
+  try {
+    while (!(await chunks.next()).done);
+  } catch {
+    // the request broke off; the parser reports it
+  }
+}
+
+/** Streams one file part to the store: type from its first bytes, size counted as it passes; `keys` collects what was stored. */
+export function createPartWriter({ store, clock, maxFileSize }: { store: ObjectStore; clock: Clock; maxFileSize: number }) {
+  const tooLarge = () => fileTooLarge(maxFileSize)
+  return async (part: FilePart, keys: string[]): Promise<Stored> => {
+    const originalName = originalNameOf(part.filename)
+    const chunks = part.stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+    try {
+      let head = Buffer.alloc(0)
+      let ended = false
+      while (head.length < SNIFF_BYTES) {
+        const next = await chunks.next()
+        if (next.done) {
+          ended = true
+          break
+        }
+        head = Buffer.concat([head, next.value])
+        if (head.length > maxFileSize) throw tooLarge()
+      }
+      if (head.length === 0) throw new ValidationError(`"${originalName}" is empty`)
+      const type = await sniffType(head, originalName, ended)
+      let size = head.length
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new Uint8Array(head))
+          if (ended) controller.close()
+        },
+        async pull(controller) {
+          const next = await chunks.next()
+          if (next.done) return controller.close()
+          size += next.value.length
+          if (size > maxFileSize) controller.error(tooLarge())
+          else controller.enqueue(new Uint8Array(next.value))
+        },
+      })
+      const id = randomUUID()
+      const now = clock.now()
+      const filename = `${id}.${type.extension}`
+      const key = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${filename}`
+      keys.push(key)
+      const stored = await store.put(key, body, type.mime)
+      return { id, key, filename, originalName, mimeType: type.mime, size: stored.size, etag: stored.etag }
+    } finally {
+      // whatever happened, the rest of this part is read (and dropped) so the next part can be parsed
+      await discardRest(chunks)
+    }
+  }
+}
+
+/** The metadata rows of stored files, with the form's folder, description and is_public checked. */
+export function rowsFor(stored: Stored[], fields: Map<string, string>, uploadedBy: number | null, at: Date): NewFile[] {
+  const folder = checkFolder(fields.get('folder'))
+  const description = checkDescription(fields.get('description'))
+  const isPublic = checkIsPublic(fields.get('is_public'))
+  return stored.map((file) => ({
+    id: file.id,
+    storageKey: file.key,
+    filename: file.filename,
+    originalName: file.originalName,
+    mimeType: file.mimeType,
+    size: file.size,
+    etag: file.etag,
+    folder,
+    description,
+    isPublic,
+    uploadedBy,
+    createdAt: at,
+    updatedAt: at,
+  }))
+}
