@@ -36,13 +36,14 @@ export async function findRecord(db: Queryable, id: number): Promise<RecordWithE
   return row ? merge(row) : null
 }
 
-export async function findRecordOn(db: Queryable, employeeId: number, workDate: string): Promise<RecordRow | null> {
+export async function findRecordOn(db: Queryable, employeeId: number, workDate: string): Promise<RecordWithEmployee | null> {
   const [row] = await db
-    .select()
+    .select(withEmployee)
     .from(attendanceRecords)
+    .leftJoin(employees, eq(employees.id, attendanceRecords.employeeId))
     .where(and(eq(attendanceRecords.employeeId, employeeId), eq(attendanceRecords.workDate, workDate)))
     .limit(1)
-  return row ?? null
+  return row ? merge(row) : null
 }
 
 /** Sets the clock-out of a record that has none yet; false when another clock-out got there first. */

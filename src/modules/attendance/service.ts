@@ -2,13 +2,13 @@ import { eq } from 'drizzle-orm'
 import type { Locale } from '../../config'
 import type { Database } from '../../db/client'
 import { employees } from '../../db/schema'
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { addDays, localDate, weekday } from '../../lib/local-time'
-import { isUniqueViolation } from '../../lib/sqlite-errors'
+import { onConstraint } from '../../lib/sqlite-errors'
 import { statusText } from '../../lib/status-text'
-import type { Principal } from '../rbac/access'
+import { linkedEmployee, type Principal } from '../rbac/access'
 import type {
   AdminRecordQuery,
   AttemptQuery,
@@ -41,9 +41,7 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
 
   /** The caller's employee, group, zone and enabled rules; 403 when no employee is linked. */
   const contextOf = async (principal: Principal) => {
-    if (principal.employeeId === null)
-      throw new ForbiddenError('Your account is not linked to an employee, so it has no attendance; ask an administrator to link it')
-    const employeeId = principal.employeeId
+    const employeeId = linkedEmployee(principal, 'attendance')
     const [group, [employee]] = await Promise.all([
       setup.groupOfEmployee(db, employeeId),
       db.select({ hireDate: employees.hireDate }).from(employees).where(eq(employees.id, employeeId)),
@@ -114,28 +112,26 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
       const rule = requireRule(context, now)
       await checkPosition(context, rule, input, 'clock_in', now)
       const outcome = evaluateClockIn(policyOf(rule), context.zone, now)
-      let record: repo.RecordRow
-      try {
-        record = await database.write((tx) =>
-          repo.insertRecord(tx, {
-            employeeId: context.employeeId,
-            ruleId: rule.id,
-            workDate: outcome.workDate,
-            timezone: context.zone,
-            clockInTime: now,
-            clockInLat: input.latitude ?? null,
-            clockInLng: input.longitude ?? null,
-            status: outcome.status,
-            lateMinutes: outcome.lateMinutes,
-            note: input.note?.trim() ?? '',
-            createdAt: now,
-            updatedAt: now,
-          }),
-        )
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ConflictError(`You have already clocked in for ${outcome.workDate}`)
-        throw error
-      }
+      const record = await onConstraint(
+        () =>
+          database.write((tx) =>
+            repo.insertRecord(tx, {
+              employeeId: context.employeeId,
+              ruleId: rule.id,
+              workDate: outcome.workDate,
+              timezone: context.zone,
+              clockInTime: now,
+              clockInLat: input.latitude ?? null,
+              clockInLng: input.longitude ?? null,
+              status: outcome.status,
+              lateMinutes: outcome.lateMinutes,
+              note: input.note?.trim() ?? '',
+              createdAt: now,
+              updatedAt: now,
+            }),
+          ),
+        { unique: () => new ConflictError(`You have already clocked in for ${outcome.workDate}`) },
+      )
       const message = !outcome.isWorkDay
         ? 'Clocked in on a day off'
         : outcome.status === 1
@@ -162,7 +158,7 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
       const workDate = workDateOf(policyOf(current), context.zone, now)
       const dates = isOvernight(policyOf(current)) ? [workDate, addDays(localDate(now, context.zone), -1)] : [workDate]
       const candidates = (await Promise.all([...new Set(dates)].map((date) => repo.findRecordOn(db, context.employeeId, date)))).filter(
-        (row): row is repo.RecordRow => row !== null,
+        (row): row is repo.RecordWithEmployee => row !== null,
       )
       const open = candidates.find((row) => row.clockInTime !== null && row.clockOutTime === null && row.status !== 4)
       if (!open) {
@@ -175,7 +171,11 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
           )
         throw new ValidationError(`You have not clocked in for ${workDate}; clock in first`)
       }
-      const recordRule = (open.ruleId === null ? null : (await setup.findRule(db, open.ruleId))?.rule) ?? current
+      // the rule the record was clocked in under: usually still among the enabled ones
+      const recordRule =
+        context.rules.find((rule) => rule.id === open.ruleId) ??
+        (open.ruleId === null ? null : (await setup.findRule(db, open.ruleId))?.rule) ??
+        current
       const outcome = evaluateClockOut(policyOf(recordRule), open.timezone, open.workDate, open.clockInTime!, now, open.lateMinutes)
       const note = input.note?.trim()
       const closedNow = await database.write((tx) =>
@@ -213,8 +213,7 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
     async today(principal: Principal, locale: Locale): Promise<AttendanceRecordResponse | null> {
       const context = await contextOf(principal)
       const row = await repo.findRecordOn(db, context.employeeId, todayWorkDate(context, clock.now()))
-      if (!row) return null
-      return fullRecord((await repo.findRecord(db, row.id))!, locale)
+      return row ? fullRecord(row, locale) : null
     },
 
     async ownRecords(principal: Principal, query: OwnRecordQuery, locale: Locale) {

@@ -41,7 +41,6 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
     if (!detail) throw groupMissing(id)
     return detail
   }
-  const ruleSnapshot = async (tx: Queryable, id: number) => toRuleResponse((await repo.findRule(tx, id))!, 'en')
   const groupSnapshot = async (tx: Queryable, id: number) => toGroupResponse(await loadGroup(tx, id), 'en', defaultZone)
 
   /** 400 naming a referenced group that does not exist (a reference in a body is bad input, not a missing resource). */
@@ -96,9 +95,14 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
       return database.write(async (tx) => {
         await checkGroupRef(tx, input.group_id)
         const id = await repo.insertRule(tx, values)
-        const after = await ruleSnapshot(tx, id)
-        await recordAudit(tx, actor, now, { action: 'attendance_rule.create', resource: 'attendance_rule', resourceId: id, after })
-        return toRuleResponse((await repo.findRule(tx, id))!, locale)
+        const created = (await repo.findRule(tx, id))!
+        await recordAudit(tx, actor, now, {
+          action: 'attendance_rule.create',
+          resource: 'attendance_rule',
+          resourceId: id,
+          after: toRuleResponse(created, 'en'),
+        })
+        return toRuleResponse(created, locale)
       })
     },
 
@@ -111,15 +115,15 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
         checkRule({ ...current.rule, ...changes })
         await checkGroupRef(tx, input.group_id)
         await repo.updateRule(tx, id, changes)
-        const after = await ruleSnapshot(tx, id)
+        const updated = (await repo.findRule(tx, id))!
         await recordAudit(tx, actor, now, {
           action: 'attendance_rule.update',
           resource: 'attendance_rule',
           resourceId: id,
           before: toRuleResponse(current, 'en'),
-          after,
+          after: toRuleResponse(updated, 'en'),
         })
-        return toRuleResponse((await repo.findRule(tx, id))!, locale)
+        return toRuleResponse(updated, locale)
       })
     },
 
@@ -164,9 +168,14 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
           createdAt: now,
           updatedAt: now,
         })
-        const after = await groupSnapshot(tx, id)
-        await recordAudit(tx, actor, now, { action: 'attendance_group.create', resource: 'attendance_group', resourceId: id, after })
-        return toGroupResponse(await loadGroup(tx, id), locale, defaultZone)
+        const created = await loadGroup(tx, id)
+        await recordAudit(tx, actor, now, {
+          action: 'attendance_group.create',
+          resource: 'attendance_group',
+          resourceId: id,
+          after: toGroupResponse(created, 'en', defaultZone),
+        })
+        return toGroupResponse(created, locale, defaultZone)
       })
     },
 
@@ -185,15 +194,15 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
           status: input.status,
           updatedAt: now,
         })
-        const after = await groupSnapshot(tx, id)
+        const updated = await loadGroup(tx, id)
         await recordAudit(tx, actor, now, {
           action: 'attendance_group.update',
           resource: 'attendance_group',
           resourceId: id,
           before,
-          after,
+          after: toGroupResponse(updated, 'en', defaultZone),
         })
-        return toGroupResponse(await loadGroup(tx, id), locale, defaultZone)
+        return toGroupResponse(updated, locale, defaultZone)
       })
     },
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client'
+import { ForbiddenError } from '../../http/errors'
 import { defineAbility, type AppAbility } from './ability'
 import { findPrincipal } from './repository'
 
@@ -68,4 +69,11 @@ export function createAccessResolver(db: Db, ttlMs = ACCESS_CACHE_TTL_MS): Acces
       else cache.delete(userId)
     },
   }
+}
+
+/** The caller's employee id; employee endpoints answer 403 saying so for an account with none (CONTRACT §2). */
+export function linkedEmployee(principal: Principal, missing: string): number {
+  if (principal.employeeId === null)
+    throw new ForbiddenError(`Your account is not linked to an employee, so it has no ${missing}; ask an administrator to link it`)
+  return principal.employeeId
 }

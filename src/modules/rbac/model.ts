@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { Id, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
+import { PERMISSION_NAME_PATTERN } from './catalogue'
 
 export const RoleName = t.String({
   pattern: '^[a-z][a-z_]{1,49}$',
@@ -10,7 +11,7 @@ export const RoleName = t.String({
 })
 
 export const PermissionNameField = t.String({
-  pattern: '^[a-z][a-z0-9_-]{0,49}:[a-z][a-z0-9_-]{0,49}$',
+  pattern: PERMISSION_NAME_PATTERN.source,
   description: '`resource:action` in lowercase letters, digits, "_" or "-"',
   examples: ['salaries:read'],
   error: 'must be resource:action in lowercase letters, digits, "_" or "-", such as salaries:read',

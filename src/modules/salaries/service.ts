@@ -1,6 +1,6 @@
 import type { Locale } from '../../config'
 import type { Database, Queryable } from '../../db/client'
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
@@ -9,7 +9,7 @@ import { MAX_YUAN, toFen, toYuan } from '../../lib/money'
 import { onConstraint } from '../../lib/sqlite-errors'
 import { statusText } from '../../lib/status-text'
 import { recordAudit, type Actor } from '../audit/recorder'
-import type { Principal } from '../rbac/access'
+import { linkedEmployee, type Principal } from '../rbac/access'
 import {
   DEDUCTION_ITEMS,
   INCOME_ITEMS,
@@ -138,11 +138,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
     endMonth: query.end_month,
   })
 
-  const ownEmployee = (principal: Principal): number => {
-    if (principal.employeeId === null)
-      throw new ForbiddenError('Your account is not linked to an employee, so it has no salary records; ask an administrator to link it')
-    return principal.employeeId
-  }
+  const ownEmployee = (principal: Principal) => linkedEmployee(principal, 'salary records')
 
   return {
     async create(input: CreateSalaryInput, actor: Actor): Promise<SalaryResponse> {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { files, users } from '../../db/schema'
 import { containsAny } from '../../db/search'
@@ -18,11 +18,6 @@ function merge(row: { file: FileRow; name: string | null; avatar: string | null 
 export async function findFile(db: Queryable, id: string): Promise<FileWithUploader | null> {
   const [row] = await db.select(withUploader).from(files).leftJoin(users, eq(users.id, files.uploadedBy)).where(eq(files.id, id)).limit(1)
   return row ? merge(row) : null
-}
-
-export async function findFiles(db: Queryable, ids: string[]): Promise<FileRow[]> {
-  if (ids.length === 0) return []
-  return db.select().from(files).where(inArray(files.id, ids))
 }
 
 export async function insertFiles(db: Queryable, values: NewFile[]): Promise<void> {
