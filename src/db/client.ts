@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from './schema'
+import { installStatementCache } from './statement-cache'
 
 export type Db = LibSQLDatabase<typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -36,7 +37,10 @@ function localPath(url: string): string | null {
 
 export async function openDatabase(url: string, authToken?: string): Promise<Database> {
   const path = localPath(url)
-  if (path !== null) mkdirSync(dirname(path), { recursive: true })
+  if (path !== null) {
+    mkdirSync(dirname(path), { recursive: true })
+    installStatementCache()
+  }
   const client = createClient({ url, authToken, ...(path !== null ? { timeout: BUSY_TIMEOUT_MS } : {}) } as Parameters<
     typeof createClient
   >[0])
