@@ -13,9 +13,13 @@ export interface TokenService {
   verifyAccess(token: string): Promise<AccessClaims | null>
 }
 
+/** Verified tokens kept so a client's next request skips the signature check; expiry is still judged each time. */
+const VERIFIED_CACHE_SIZE = 10_000
+
 /** HS256 access tokens through @elysiajs/jwt; expiry is judged by the injected clock. */
 export function createTokenService(secret: string, clock: Clock, accessTtlSeconds: number): TokenService {
   const signer = jwt({ name: 'jwt', secret, alg: 'HS256' }).decorator.jwt
+  const verified = new Map<string, AccessClaims & { expiresAt: number }>()
   return {
     async issueAccess(user) {
       const exp = Math.floor(clock.now().getTime() / 1000) + accessTtlSeconds
@@ -30,11 +34,21 @@ export function createTokenService(secret: string, clock: Clock, accessTtlSecond
       return { token, expiresIn: accessTtlSeconds }
     },
     async verifyAccess(token) {
+      const known = verified.get(token)
+      if (known) {
+        if (clock.now().getTime() < known.expiresAt) return { userId: known.userId, tokenVersion: known.tokenVersion }
+        verified.delete(token)
+        return null
+      }
       const payload = await signer.verify(token, { currentDate: clock.now(), algorithms: ['HS256'] })
       if (!payload || payload.typ !== 'access' || typeof payload.sv !== 'number') return null
       if (typeof payload.sub !== 'string' || !/^[1-9]\d{0,15}$/.test(payload.sub)) return null
       if (typeof payload.exp !== 'number') return null
-      return { userId: Number(payload.sub), tokenVersion: payload.sv }
+      const claims = { userId: Number(payload.sub), tokenVersion: payload.sv }
+      // the oldest entry goes first (a Map keeps insertion order)
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!)
+      verified.set(token, { ...claims, expiresAt: payload.exp * 1000 })
+      return claims
     },
   }
 }

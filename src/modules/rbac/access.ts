@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client'
 import { ForbiddenError } from '../../http/errors'
-import { defineAbility, type AppAbility } from './ability'
+import { ttlCache } from '../../lib/ttl-cache'
+import { defineAbility, type AppAbility, type RoleGrant } from './ability'
 import { findPrincipal } from './repository'
 
 export interface Principal {
@@ -29,9 +30,22 @@ export interface AccessResolver {
  */
 export const ACCESS_CACHE_TTL_MS = 500
 
+/** Abilities by the exact grants they were built from: most callers share a few role sets. */
+const ABILITY_CACHE_SIZE = 1000
+
 export function createAccessResolver(db: Db, ttlMs = ACCESS_CACHE_TTL_MS): AccessResolver {
-  const cache = new Map<number, { until: number; principal: Promise<Principal | null> }>()
-  let generation = 0
+  const principals = ttlCache<number, Principal | null>(ttlMs)
+  const abilities = new Map<string, AppAbility>()
+
+  const abilityOf = (grants: RoleGrant[]): AppAbility => {
+    const key = JSON.stringify(grants.map((grant) => [grant.role, [...grant.permissions].sort()]).sort())
+    let ability = abilities.get(key)
+    if (!ability) {
+      if (abilities.size >= ABILITY_CACHE_SIZE) abilities.clear()
+      abilities.set(key, (ability = defineAbility(grants)))
+    }
+    return ability
+  }
 
   const load = async (userId: number): Promise<Principal | null> => {
     const row = await findPrincipal(db, userId)
@@ -42,31 +56,15 @@ export function createAccessResolver(db: Db, ttlMs = ACCESS_CACHE_TTL_MS): Acces
       tokenVersion: row.tokenVersion,
       employeeId: row.employeeId,
       roles: row.grants.map((grant) => grant.role).sort(),
-      ability: defineAbility(row.grants),
+      ability: abilityOf(row.grants),
     }
   }
 
   return {
-    get(userId) {
-      const now = performance.now()
-      const hit = cache.get(userId)
-      if (hit && hit.until > now) return hit.principal
-      const startedIn = generation
-      const principal = load(userId)
-      principal.then(
-        () => {
-          // a change that happened while loading must not be masked by this result
-          if (generation !== startedIn) cache.delete(userId)
-        },
-        () => cache.delete(userId),
-      )
-      cache.set(userId, { until: now + ttlMs, principal })
-      return principal
-    },
+    get: (userId) => principals.get(userId, () => load(userId)),
     invalidate(userId) {
-      generation++
-      if (userId === undefined) cache.clear()
-      else cache.delete(userId)
+      if (userId === undefined) principals.clear()
+      else principals.delete(userId)
     },
   }
 }

@@ -1,5 +1,6 @@
-import { and, asc, count, eq, inArray, ne, or, type SQL } from 'drizzle-orm'
-import type { Queryable } from '../../db/client'
+import { and, asc, count, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm'
+import type { Db, Queryable } from '../../db/client'
+import { preparedQuery } from '../../db/prepared'
 import { employees, permissions, rolePermissions, roles, userRoles, users } from '../../db/schema'
 import { containsAny } from '../../db/search'
 import type { PageWindow } from '../../http/pagination'
@@ -16,34 +17,39 @@ export interface PrincipalRow {
   grants: { role: string; permissions: string[] }[]
 }
 
-/** Everything a request needs to know about its caller, or null when the user is gone. */
-export async function findPrincipal(db: Queryable, userId: number): Promise<PrincipalRow | null> {
-  const [user] = await db
+const principalRows = preparedQuery((db) =>
+  db
     .select({
       id: users.id,
       status: users.status,
       tokenVersion: users.tokenVersion,
       employeeId: employees.id,
+      role: roles.name,
+      permission: permissions.name,
     })
     .from(users)
     .leftJoin(employees, eq(employees.userId, users.id))
-    .where(eq(users.id, userId))
-    .limit(1)
-  if (!user) return null
-  const links = await db
-    .select({ role: roles.name, permission: permissions.name })
-    .from(userRoles)
-    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.status, 1)))
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.status, 1)))
     .leftJoin(rolePermissions, eq(rolePermissions.roleId, roles.id))
     .leftJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-    .where(eq(userRoles.userId, userId))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare(),
+)
+
+/** Everything a request needs to know about its caller (one query), or null when the user is gone. */
+export async function findPrincipal(db: Db, userId: number): Promise<PrincipalRow | null> {
+  const rows = await principalRows(db).all({ userId })
+  if (rows.length === 0) return null
   const grants = new Map<string, string[]>()
-  for (const link of links) {
-    const list = grants.get(link.role) ?? []
-    if (link.permission) list.push(link.permission)
-    grants.set(link.role, list)
+  for (const row of rows) {
+    if (row.role === null) continue // no roles, or a disabled one
+    const list = grants.get(row.role) ?? []
+    if (row.permission) list.push(row.permission)
+    grants.set(row.role, list)
   }
-  return { ...user, grants: [...grants].map(([role, permissions]) => ({ role, permissions })) }
+  const { id, status, tokenVersion, employeeId } = rows[0]
+  return { id, status, tokenVersion, employeeId, grants: [...grants].map(([role, permissions]) => ({ role, permissions })) }
 }
 
 /** Role names held by each of the given users (enabled or not), in name order. */
