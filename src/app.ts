@@ -16,6 +16,7 @@ import { attendanceAdminController, attendanceController } from './modules/atten
 import { createDayClose } from './modules/attendance/day-close'
 import { createAttendanceService } from './modules/attendance/service'
 import { attendanceSetupController } from './modules/attendance/setup-controller'
+import { createRuleCache } from './modules/attendance/setup-repository'
 import { createAttendanceSetupService } from './modules/attendance/setup-service'
 import { auditController } from './modules/audit'
 import { createAuditService } from './modules/audit/service'
@@ -61,7 +62,7 @@ export function createApp(deps: AppDeps) {
   const locale = localeOf(config.locale)
   const services = { database, clock, access }
   const rbac = createRbacService(services)
-  const attendanceDeps = { database, clock, defaultZone: config.defaultTimezone }
+  const attendanceDeps = { database, clock, defaultZone: config.defaultTimezone, ruleCache: createRuleCache() }
   const attendance = createAttendanceService(attendanceDeps)
   const salaries = createSalariesService(attendanceDeps)
 

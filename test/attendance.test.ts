@@ -638,3 +638,16 @@ describe('a group that cannot be clocked into', () => {
     expect((await records('ned')).some((r) => r.workDate === '2024-03-25')).toBe(false)
   })
 })
+
+describe('rule changes take effect on the next request', () => {
+  test('an edited, disabled or re-enabled rule is what the next read sees (the cached rules are cleared)', async () => {
+    const rule = async () => (await as('mia', 'GET', '/api/v1/attendance/rule')).body
+    expect((await rule()).data).toMatchObject({ id: 2, name: 'Office hours', work_start_time: '09:00' })
+    await adminReq('PUT', '/api/v1/admin/attendance/rules/2', { name: 'Late office hours', work_start_time: '10:00' })
+    expect((await rule()).data).toMatchObject({ id: 2, name: 'Late office hours', work_start_time: '10:00' })
+    await adminReq('PUT', '/api/v1/admin/attendance/rules/2', { status: 0 })
+    expect(await rule()).toEqual(failure(404, 'Your attendance group "Office" has no enabled rule'))
+    await adminReq('PUT', '/api/v1/admin/attendance/rules/2', { name: 'Office hours', work_start_time: '09:00', status: 1 })
+    expect((await rule()).data).toMatchObject({ id: 2, name: 'Office hours', work_start_time: '09:00' })
+  })
+})

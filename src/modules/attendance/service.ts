@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm'
 import type { Locale } from '../../config'
 import type { Database } from '../../db/client'
-import { employees } from '../../db/schema'
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
@@ -21,7 +19,7 @@ import type {
 } from './model'
 import { evaluateClockIn, evaluateClockOut, isOvernight, workDateOf } from './policy'
 import { judgePosition } from './geofence'
-import { checkRange, hoursOfRecord, policyOf, ruleFor, toAttemptResponse, toRecordResponse } from './records'
+import { checkDate, checkRange, hoursOfRecord, policyOf, ruleFor, toAttemptResponse, toRecordResponse } from './records'
 import * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import * as setup from './setup-repository'
@@ -34,21 +32,21 @@ export interface AttendanceDeps {
   database: Database
   clock: Clock
   defaultZone: string
+  ruleCache: setup.RuleCache
 }
 
-export function createAttendanceService({ database, clock, defaultZone }: AttendanceDeps) {
+export function createAttendanceService({ database, clock, defaultZone, ruleCache }: AttendanceDeps) {
   const { db } = database
 
   /** The caller's employee, group, zone and enabled rules; 403 when no employee is linked. */
   const contextOf = async (principal: Principal) => {
     const employeeId = linkedEmployee(principal, 'attendance')
-    const [group, [employee]] = await Promise.all([
-      setup.groupOfEmployee(db, employeeId),
-      db.select({ hireDate: employees.hireDate }).from(employees).where(eq(employees.id, employeeId)),
-    ])
+    const membership = await setup.membershipOf(db, employeeId)
+    const group = membership?.group ? { group: membership.group, companyTimezone: membership.companyTimezone } : null
     const zone = group ? zoneOf(group, defaultZone) : defaultZone
-    const rules = group && group.group.status === 1 ? await setup.enabledRulesOfGroup(db, group.group.id) : []
-    return { employeeId, hireDate: employee?.hireDate ?? null, group, zone, rules }
+    const rules =
+      group && group.group.status === 1 ? await ruleCache.get(group.group.id, () => setup.enabledRulesOfGroup(db, group.group.id)) : []
+    return { employeeId, hireDate: membership?.hireDate ?? null, group, zone, rules }
   }
 
   type Context = Awaited<ReturnType<typeof contextOf>>
@@ -273,6 +271,8 @@ export function createAttendanceService({ database, clock, defaultZone }: Attend
 
     /** Refused clock attempts, newest first; dates are UTC days. */
     async attempts(query: AttemptQuery) {
+      checkDate('start_date', query.start_date)
+      checkDate('end_date', query.end_date)
       if (query.start_date && query.end_date) checkRange(query.start_date, query.end_date, Infinity)
       const window = pageWindow(query, 10)
       const { rows, total } = await repo.listAttempts(

@@ -1,8 +1,11 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
-import type { Queryable } from '../../db/client'
+import type { Db, Queryable } from '../../db/client'
+import { preparedQuery } from '../../db/prepared'
 import { attendanceGroupMembers, attendanceGroups, attendanceRules, companies, employees } from '../../db/schema'
 import { containsAny } from '../../db/search'
 import type { PageWindow } from '../../http/pagination'
+import { ttlCache, type TtlCache } from '../../lib/ttl-cache'
+import { ACCESS_CACHE_TTL_MS } from '../rbac/access'
 
 export type RuleRow = typeof attendanceRules.$inferSelect
 export type NewRule = typeof attendanceRules.$inferInsert
@@ -81,6 +84,12 @@ export async function listRules(
 }
 
 /** The group's enabled rules, lowest id first. */
+/** Enabled rules by group id, shared by the clocking and setup services (the setup service clears it on every change). */
+export type RuleCache = TtlCache<number, RuleRow[]>
+
+/** Another instance's rule change shows within half a second, as a permission change does. */
+export const createRuleCache = (): RuleCache => ttlCache(ACCESS_CACHE_TTL_MS)
+
 export async function enabledRulesOfGroup(db: Queryable, groupId: number): Promise<RuleRow[]> {
   return db
     .select()
@@ -181,6 +190,27 @@ export async function existingEmployeeIds(db: Queryable, ids: number[]): Promise
 }
 
 /** The group an employee is in, or null. */
+const membershipRows = preparedQuery((db) =>
+  db
+    .select({ hireDate: employees.hireDate, group: attendanceGroups, companyTimezone: companies.timezone })
+    .from(employees)
+    .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, employees.id))
+    .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
+    .leftJoin(companies, eq(companies.id, attendanceGroups.companyId))
+    .where(eq(employees.id, sql.placeholder('employeeId')))
+    .limit(1)
+    .prepare(),
+)
+
+/** An employee's hire date and attendance group (with its company's zone), in one query; null when the employee is gone. */
+export async function membershipOf(
+  db: Db,
+  employeeId: number,
+): Promise<{ hireDate: string | null; group: GroupRow | null; companyTimezone: string | null } | null> {
+  const [row] = await membershipRows(db).all({ employeeId })
+  return row ?? null
+}
+
 export async function groupOfEmployee(db: Queryable, employeeId: number): Promise<GroupDetail | null> {
   const [row] = await groupDetails(db)
     .innerJoin(attendanceGroupMembers, eq(attendanceGroupMembers.groupId, attendanceGroups.id))

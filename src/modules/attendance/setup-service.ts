@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { Locale } from '../../config'
-import type { Database, Queryable } from '../../db/client'
+import type { Database, Queryable, Tx } from '../../db/client'
 import { companies, employees } from '../../db/schema'
 import { NotFoundError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
@@ -19,6 +19,7 @@ import type {
   UpdateRuleInput,
 } from './setup-model'
 import * as repo from './setup-repository'
+import type { RuleCache } from './setup-repository'
 import { checkRule, refuse, ruleValues, toGroupResponse, toRuleResponse, withoutUndefined, type Problem } from './setup-shapes'
 
 async function exists(db: Queryable, table: typeof companies | typeof employees, id: number): Promise<boolean> {
@@ -29,10 +30,13 @@ export interface SetupDeps {
   database: Database
   clock: Clock
   defaultZone: string
+  ruleCache: RuleCache
 }
 
-export function createAttendanceSetupService({ database, clock, defaultZone }: SetupDeps) {
+export function createAttendanceSetupService({ database, clock, defaultZone, ruleCache }: SetupDeps) {
   const { db } = database
+  /** Every change here may change the rules someone clocks against: the cached rules go after each one. */
+  const write = <T>(work: (tx: Tx) => Promise<T>) => database.write(work).finally(() => ruleCache.clear())
   const groupMissing = (id: number) => new NotFoundError(`Attendance group ${id} does not exist`)
   const ruleMissing = (id: number) => new NotFoundError(`Attendance rule ${id} does not exist`)
 
@@ -92,7 +96,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
         updatedAt: now,
       }
       checkRule(values)
-      return database.write(async (tx) => {
+      return write(async (tx) => {
         await checkGroupRef(tx, input.group_id)
         const id = await repo.insertRule(tx, values)
         const created = (await repo.findRule(tx, id))!
@@ -108,7 +112,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
 
     async updateRule(id: number, input: UpdateRuleInput, actor: Actor, locale: Locale): Promise<RuleResponse> {
       const now = clock.now()
-      return database.write(async (tx) => {
+      return write(async (tx) => {
         const current = await repo.findRule(tx, id)
         if (!current) throw ruleMissing(id)
         const changes = { ...withoutUndefined(ruleValues(input)), updatedAt: now }
@@ -129,7 +133,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
 
     async removeRule(id: number, actor: Actor): Promise<void> {
       const now = clock.now()
-      await database.write(async (tx) => {
+      await write(async (tx) => {
         const current = await repo.findRule(tx, id)
         if (!current) throw ruleMissing(id)
         await repo.deleteRule(tx, id)
@@ -156,7 +160,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
       const now = clock.now()
       const name = requiredText(input.name, 'name')
       const timezone = timeZoneField(input.timezone) ?? null
-      return database.write(async (tx) => {
+      return write(async (tx) => {
         await checkGroupRefs(tx, input)
         const id = await repo.insertGroup(tx, {
           name,
@@ -182,7 +186,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
     async updateGroup(id: number, input: UpdateGroupInput, actor: Actor, locale: Locale): Promise<GroupResponse> {
       const now = clock.now()
       const timezone = timeZoneField(input.timezone)
-      return database.write(async (tx) => {
+      return write(async (tx) => {
         const before = await groupSnapshot(tx, id)
         await checkGroupRefs(tx, input)
         await repo.updateGroup(tx, id, {
@@ -209,7 +213,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
     /** Deletes the group with its rules; members leave it; records keep their history. */
     async removeGroup(id: number, actor: Actor): Promise<void> {
       const now = clock.now()
-      await database.write(async (tx) => {
+      await write(async (tx) => {
         const before = await groupSnapshot(tx, id)
         const members = await repo.membersOfGroup(tx, id)
         await repo.deleteGroup(tx, id)
@@ -239,7 +243,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone }: S
   async function changeMembers(id: number, employeeIds: number[], actor: Actor, verb: 'add' | 'remove') {
     const ids = [...new Set(employeeIds)]
     const now = clock.now()
-    await database.write(async (tx) => {
+    await write(async (tx) => {
       await loadGroup(tx, id)
       await checkEmployees(tx, ids)
       const before = (await repo.membersOfGroup(tx, id)).map((m) => m.id)
