@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm'
-import type { Queryable } from '../../db/client'
+import type { Db, Queryable } from '../../db/client'
+import { preparedQuery } from '../../db/prepared'
 import { attendanceAttempts, attendanceGroupMembers, attendanceRecords, employees } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
 
@@ -36,13 +37,20 @@ export async function findRecord(db: Queryable, id: number): Promise<RecordWithE
   return row ? merge(row) : null
 }
 
-export async function findRecordOn(db: Queryable, employeeId: number, workDate: string): Promise<RecordWithEmployee | null> {
-  const [row] = await db
+const recordOnRows = preparedQuery((db) =>
+  db
     .select(withEmployee)
     .from(attendanceRecords)
     .leftJoin(employees, eq(employees.id, attendanceRecords.employeeId))
-    .where(and(eq(attendanceRecords.employeeId, employeeId), eq(attendanceRecords.workDate, workDate)))
+    .where(
+      and(eq(attendanceRecords.employeeId, sql.placeholder('employeeId')), eq(attendanceRecords.workDate, sql.placeholder('workDate'))),
+    )
     .limit(1)
+    .prepare(),
+)
+
+export async function findRecordOn(db: Db, employeeId: number, workDate: string): Promise<RecordWithEmployee | null> {
+  const [row] = await recordOnRows(db).all({ employeeId, workDate })
   return row ? merge(row) : null
 }
 

@@ -98,8 +98,12 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     return computeStatistics({ start, end, today, since, workDays, allowedLateDays: rule?.allowedLateDays ?? 0, totals })
   }
 
-  const fullRecord = async (row: repo.RecordWithEmployee, locale: Locale) => {
-    const rule = row.ruleId === null ? null : await setup.findRule(db, row.ruleId)
+  /** The record with its employee and rule; the rule comes from the caller's context when it is one of theirs. */
+  const fullRecord = async (row: repo.RecordWithEmployee, locale: Locale, context?: Context) => {
+    const group = context?.group
+    const known = group ? context.rules.find((rule) => rule.id === row.ruleId) : undefined
+    const rule =
+      known && group ? { rule: known, groupName: group.group.name } : row.ruleId === null ? null : await setup.findRule(db, row.ruleId)
     return toRecordResponse(row, locale, rule ? toRuleResponse(rule, locale) : null)
   }
 
@@ -211,7 +215,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     async today(principal: Principal, locale: Locale): Promise<AttendanceRecordResponse | null> {
       const context = await contextOf(principal)
       const row = await repo.findRecordOn(db, context.employeeId, todayWorkDate(context, clock.now()))
-      return row ? fullRecord(row, locale) : null
+      return row ? fullRecord(row, locale, context) : null
     },
 
     async ownRecords(principal: Principal, query: OwnRecordQuery, locale: Locale) {

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm'
-import type { Queryable } from '../../db/client'
+import type { Db, Queryable } from '../../db/client'
+import { preparedQuery } from '../../db/prepared'
 import { employees, salaries } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
 
@@ -23,13 +24,18 @@ export async function findSalary(db: Queryable, id: number): Promise<SalaryWithN
   return row ? merge(row) : null
 }
 
-export async function findSalaryOf(db: Queryable, employeeId: number, month: string): Promise<SalaryWithName | null> {
-  const [row] = await db
+const salaryOfRows = preparedQuery((db) =>
+  db
     .select(withName)
     .from(salaries)
     .leftJoin(employees, eq(employees.id, salaries.employeeId))
-    .where(and(eq(salaries.employeeId, employeeId), eq(salaries.month, month)))
+    .where(and(eq(salaries.employeeId, sql.placeholder('employeeId')), eq(salaries.month, sql.placeholder('month'))))
     .limit(1)
+    .prepare(),
+)
+
+export async function findSalaryOf(db: Db, employeeId: number, month: string): Promise<SalaryWithName | null> {
+  const [row] = await salaryOfRows(db).all({ employeeId, month })
   return row ? merge(row) : null
 }
 
