@@ -1,0 +1,64 @@
+/** B1–B3: what this machine can do without the service, measured in the same run as the scenarios. */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createClient } from '@libsql/client'
+import { runLoad, runLoop, type LoadResult } from '../lib/load'
+import { startServer } from '../lib/server'
+
+/** B1: a bare Elysia JSON route over the same number of connections as the scenario. */
+export async function bareElysia(connections: number, durationMs: number): Promise<LoadResult> {
+  const server = await startServer({ env: {}, command: ['bun', 'bench/baseline-server.ts'] })
+  try {
+    const request = { url: `${server.base}/ping` }
+    await runLoad({ connections, durationMs: Math.min(1000, durationMs / 3), next: () => request })
+    return await runLoad({ connections, durationMs, next: () => request })
+  } finally {
+    await server.stop()
+  }
+}
+
+/**
+ * B2: one attendance-shaped row per statement, each its own transaction, into a table
+ * with the same unique (employee, work date) index, on a file opened as the service
+ * opens it (WAL, synchronous NORMAL).
+ */
+export async function rawInserts(count: number): Promise<LoadResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'workforce-b2-'))
+  const client = createClient({ url: `file:${join(dir, 'b2.db')}` })
+  try {
+    await client.execute('PRAGMA journal_mode = WAL')
+    await client.execute('PRAGMA synchronous = NORMAL')
+    await client.execute(`CREATE TABLE records (id INTEGER PRIMARY KEY AUTOINCREMENT, employee_id INTEGER NOT NULL, rule_id INTEGER,
+      work_date TEXT NOT NULL, timezone TEXT NOT NULL, clock_in_time INTEGER, clock_in_lat REAL, clock_in_lng REAL, status INTEGER NOT NULL,
+      late_minutes INTEGER NOT NULL DEFAULT 0, note TEXT NOT NULL DEFAULT '', created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`)
+    await client.execute('CREATE UNIQUE INDEX records_employee_date ON records (employee_id, work_date)')
+    const now = Date.now()
+    return await runLoop(count, (i) =>
+      client.execute({
+        sql: `INSERT INTO records (employee_id, rule_id, work_date, timezone, clock_in_time, clock_in_lat, clock_in_lng, status, late_minutes, note, created_at, updated_at)
+              VALUES (?, 1, '2026-11-20', 'Asia/Shanghai', ?, 31.23, 121.47, 0, 0, '', ?, ?)`,
+        args: [i + 1, now, now, now],
+      }),
+    )
+  } finally {
+    client.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** B3: a point select by the (employee, work date) index of the seeded database. */
+export async function rawPointSelects(dbUrl: string, count: number, employees: number[], dates: string[]): Promise<LoadResult> {
+  const client = createClient({ url: dbUrl })
+  try {
+    const select = (i: number) =>
+      client.execute({
+        sql: 'SELECT * FROM attendance_records WHERE employee_id = ? AND work_date = ?',
+        args: [employees[(i * 7919) % employees.length], dates[(i * 104_729) % dates.length]],
+      })
+    await runLoop(Math.min(1000, count), select)
+    return await runLoop(count, select)
+  } finally {
+    client.close()
+  }
+}
