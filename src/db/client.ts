@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from './schema'
-import { installStatementCache } from './statement-cache'
+import { setUpConnections } from './connections'
 
 export type Db = LibSQLDatabase<typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -39,15 +39,13 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
   const path = localPath(url)
   if (path !== null) {
     mkdirSync(dirname(path), { recursive: true })
-    installStatementCache()
+    setUpConnections()
   }
   const client = createClient({ url, authToken, ...(path !== null ? { timeout: BUSY_TIMEOUT_MS } : {}) } as Parameters<
     typeof createClient
   >[0])
-  if (path !== null) {
-    await client.execute('PRAGMA journal_mode = WAL')
-    await client.execute('PRAGMA synchronous = NORMAL')
-  }
+  // WAL is kept in the file; `synchronous` is set on each connection (see connections.ts)
+  if (path !== null) await client.execute('PRAGMA journal_mode = WAL')
   const db = drizzle(client, { schema })
   const queueKey = path ?? url
 

@@ -1,7 +1,8 @@
 import Database from 'libsql'
 
 /**
- * Prepared statements, kept per connection and reused.
+ * Connections to an embedded file: each one set up once, and its prepared statements
+ * kept and reused.
  *
  * `@libsql/client` prepares every statement it runs on an embedded file anew and asks
  * the statement for its columns twice; a profile of an employee read showed a third
@@ -12,6 +13,12 @@ import Database from 'libsql'
  *
  * A statement's columns are fixed by its text as long as the schema is: the service
  * names its columns (no `SELECT *`), and migrations only run at start-up.
+ *
+ * The first statement on a connection is also where the connection is set up. The
+ * client opens more connections as it needs them (a read while a transaction holds
+ * one), and `synchronous` is per connection: without this, commits on those others
+ * would wait for the disk (FULL) where the first connection's do not (NORMAL, which
+ * in WAL mode keeps every commit through a crash of the process).
  */
 const MAX_STATEMENTS_PER_CONNECTION = 1000
 
@@ -21,14 +28,17 @@ type Statement = ReturnType<Connection['prepare']>
 const caches = new WeakMap<Connection, Map<string, Statement>>()
 let installed = false
 
-export function installStatementCache(): void {
+export function setUpConnections(): void {
   if (installed) return
   installed = true
   const prototype = Database.prototype as { prepare(this: Connection, sql: string): Statement }
   const prepare = prototype.prepare
   prototype.prepare = function cachedPrepare(this: Connection, sql: string): Statement {
     let statements = caches.get(this)
-    if (!statements) caches.set(this, (statements = new Map()))
+    if (!statements) {
+      caches.set(this, (statements = new Map()))
+      this.exec('PRAGMA synchronous = NORMAL')
+    }
     let statement = statements.get(sql)
     if (!statement) {
       statement = prepare.call(this, sql)

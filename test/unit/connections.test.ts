@@ -57,3 +57,13 @@ test('writes, a refused write and transactions still behave', async () => {
   const names = await database.client.execute('SELECT name FROM t ORDER BY id')
   expect(names.rows.map((row) => row.name)).toEqual(['one', 'two', 'three', 'four', 'six'])
 })
+
+test('every connection commits with synchronous NORMAL, also one opened while a transaction holds the first', async () => {
+  const tx = await database.client.transaction('write')
+  try {
+    expect(Number((await tx.execute('PRAGMA synchronous')).rows[0][0])).toBe(1)
+    expect(Number((await database.client.execute('PRAGMA synchronous')).rows[0][0])).toBe(1)
+  } finally {
+    await tx.rollback()
+  }
+})
