@@ -122,10 +122,8 @@ export function guardedRoutes(app: App): { method: string; path: string; permiss
 
 /** A concrete path for a route pattern: every path parameter gets a value of its kind. */
 export function samplePath(path: string): string {
-  return path
-    .replace(':role_name', 'admin')
-    .replace(':permission_name', 'users:read')
-    .replace(/:\w+/g, '1')
+  const samples: Record<string, string> = { role_name: 'admin', permission_name: 'users:read' }
+  return path.replace(/:(\w+)/g, (_, name: string) => samples[name] ?? '1')
 }
 
 /** A user created through the API (by `token`) and signed in; returns the user's id and token. */
