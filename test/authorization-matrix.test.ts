@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { files } from '../src/db/schema'
-import { errorBody, login, loginAdmin, makeUser, NOW, req, samplePath, startApp, type Reply, type TestApp } from './helpers'
+import { errorBody, login, loginAdmin, makeUser, NOW, req, samplePath, startApp, type Reply, type TestApp, replyOf } from './helpers'
 
 /*
  * Issue 8, part 1: the authorization matrix, generated from the route table so that a new route is covered
@@ -98,17 +98,6 @@ function accepts(schema: Schema, value: string): boolean {
   if (schema.pattern && !new RegExp(schema.pattern).test(value)) return false
   if (schema.format === 'uuid' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return false
   return value.length >= (schema.minLength ?? 0) && value.length <= (schema.maxLength ?? Infinity)
-}
-
-async function replyOf(response: Response): Promise<Reply> {
-  const text = await response.text()
-  let body: unknown = text
-  try {
-    body = JSON.parse(text)
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, headers: response.headers, body }
 }
 
 /** Sends what the route expects: a multipart form to upload routes, `{}` where a JSON body is declared, nothing otherwise. */

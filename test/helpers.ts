@@ -74,15 +74,19 @@ export async function req(app: App, method: string, path: string, options: Reque
     headers['content-type'] ??= 'application/json'
     body = options.raw ?? JSON.stringify(options.body)
   }
-  const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }))
+  return replyOf(await app.handle(new Request(`http://localhost${path}`, { method, headers, body })))
+}
+
+/** A response read whole: its body parsed as JSON when it is JSON, else kept as text. */
+export async function replyOf(response: Response): Promise<Reply> {
   const text = await response.text()
-  let parsed: unknown = text
+  let body: unknown = text
   try {
-    parsed = JSON.parse(text)
+    body = JSON.parse(text)
   } catch {
     // not JSON: keep the text
   }
-  return { status: response.status, headers: response.headers, body: parsed }
+  return { status: response.status, headers: response.headers, body }
 }
 
 export async function login(app: App, username: string, password: string): Promise<string> {

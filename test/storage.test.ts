@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { App } from '../src/app'
 import { files } from '../src/db/schema'
-import { errorBody, invalidBody, loginAdmin, makeUser, NOW, okBody, req, startApp, type Reply, type TestApp } from './helpers'
+import { errorBody, invalidBody, loginAdmin, makeUser, NOW, okBody, req, startApp, type Reply, type TestApp, replyOf } from './helpers'
 import { startS3 } from './s3-server'
 
 /*
@@ -119,17 +119,6 @@ interface Part {
   name: string
   data: Uint8Array | string
   field?: string
-}
-
-async function replyOf(response: Response): Promise<Reply> {
-  const text = await response.text()
-  let body: unknown = text
-  try {
-    body = JSON.parse(text)
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, headers: response.headers, body }
 }
 
 /** A multipart request the way a browser or fetch builds it, to `upload` (field "file") or `batch-upload` ("files"). */
