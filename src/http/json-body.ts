@@ -26,13 +26,43 @@ async function readLimited(request: Request, limit: number): Promise<string> {
 const tooLarge = (limit: number) =>
   new PayloadTooLargeError(`The JSON body is larger than ${limit / 1024 / 1024} MiB; send less data per request`)
 
+/** No request of this API nests more than a few levels; thousands of levels overflow the stack while an error is described. */
+export const JSON_MAX_DEPTH = 64
+
+/** True when arrays and objects nest deeper than `limit` (brackets inside strings do not count). */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (inString) {
+      // a backslash escapes the next character, so \" does not end the string
+      if (char === 0x5c) i++
+      else if (char === 0x22) inString = false
+    } else if (char === 0x22) inString = true
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true
+    } else if (char === 0x5d || char === 0x7d) depth--
+  }
+  return false
+}
+
+/**
+ * No field of this API is called toString or valueOf, so like any unknown field they are dropped;
+ * kept, `{"name": {"toString": 0}}` made the validator's error text (which writes the value into a
+ * string) throw a TypeError: a 500 instead of "name must be a string".
+ */
+const dropConversionKeys = (key: string, value: unknown) => (key === 'toString' || key === 'valueOf' ? undefined : value)
+
 /** Parses JSON bodies itself so that size (413) and syntax (400) errors get clear messages. */
 export const jsonBody = new Elysia({ name: 'json-body' }).onParse({ as: 'global' }, async ({ request, contentType }) => {
   if (!contentType?.toLowerCase().startsWith('application/json')) return
   const raw = await readLimited(request, JSON_BODY_LIMIT)
   if (raw.trim() === '') return {}
+  if (nestsDeeperThan(raw, JSON_MAX_DEPTH))
+    throw new ValidationError(`The JSON body nests objects or arrays more than ${JSON_MAX_DEPTH} levels deep; send a flatter body`)
   try {
-    return JSON.parse(raw)
+    return JSON.parse(raw, dropConversionKeys)
   } catch (error) {
     throw new ValidationError(`The request body is not valid JSON: ${(error as Error).message}`)
   }

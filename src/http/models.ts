@@ -1,13 +1,29 @@
+import { FormatRegistry, Type, type IntegerOptions } from '@sinclair/typebox'
 import { t } from 'elysia'
 
-/** A positive whole number; the custom message names the field because query and path coercion lose it. */
+/*
+ * Query and path values are text, and Elysia's t.Integer takes one whose `+value` is a whole
+ * number: "0x10", "1e3", "0b1", " 5" and "1.0" passed as ids and pages. Only decimal digits
+ * count as a whole number now (the format is Elysia's, shared by every query and path integer).
+ */
+FormatRegistry.Set('integer', (value) => /^-?\d+$/.test(value))
+
+/**
+ * A whole number in a JSON body. Elysia's `t.Integer` also accepts a string of digits and
+ * converts it (elysiajs/elysia#1532): right for query strings and paths, which are text, but in
+ * JSON `"1"` is a string, and a known field of the wrong type is a 400 (CONTRACT §1).
+ */
+export const Int = (options?: IntegerOptions) => Type.Integer(options)
+
+/** A positive whole number in a query string or path (digits accepted); the custom message names the field because coercion loses it. */
 export const PositiveInt = (field: string, description?: string) =>
   t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: `${field} must be a positive whole number`, description })
 
 /** A path id: a positive integer, else 400. */
 export const IdParams = t.Object({ id: PositiveInt('id') })
 
-export const Id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'must be a positive whole number' })
+/** A positive whole number in a JSON body (a string of digits is refused). */
+export const Id = Int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: 'must be a positive whole number' })
 
 /** Trimmed text of bounded length; blank after trimming counts as missing. */
 export const Text = (maxLength: number, minLength = 1) => t.String({ minLength, maxLength })

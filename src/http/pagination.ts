@@ -26,7 +26,8 @@ export interface PageWindow {
 export function pageWindow(query: { page?: number; page_size?: number }, defaultPageSize: number): PageWindow {
   const page = query.page ?? 1
   const pageSize = Math.min(query.page_size ?? defaultPageSize, MAX_PAGE_SIZE)
-  return { page, pageSize, offset: (page - 1) * pageSize }
+  // a page far beyond the data is just empty; the offset stays an integer SQLite accepts (page=1e20 was a 500)
+  return { page, pageSize, offset: Math.min((page - 1) * pageSize, Number.MAX_SAFE_INTEGER) }
 }
 
 /** Style P1: `{list, total, page, page_size}`. */

@@ -10,7 +10,7 @@ import { recordAudit, type Actor } from '../audit/recorder'
 import type { CloseDayResponse } from './model'
 import { isOvernight, isWorkDay } from './policy'
 import * as repo from './repository'
-import { policyOf, ruleFor } from './records'
+import { checkDate, policyOf, ruleFor } from './records'
 import * as setup from './setup-repository'
 import { zoneOf } from './setup-shapes'
 
@@ -48,7 +48,8 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
     const zone = zoneOf(detail, defaultZone)
     const rules = await setup.enabledRulesOfGroup(tx, detail.group.id)
     const result: GroupResult = { group_id: detail.group.id, timezone: zone, closed: false, absent_records: 0, exception_records: 0 }
-    if (closesAt(rules, date, zone) > now) return result
+    // a day that has not begun in the group's zone has not ended either (and 9999-12-31 has no day after it to compute)
+    if (date > localDate(now, zone) || closesAt(rules, date, zone) > now) return result
     const rule = ruleFor(rules, date)
     if (rule && isWorkDay(policyOf(rule), date)) {
       const absent = await repo.membersWithoutRecord(tx, detail.group.id, date)
@@ -90,6 +91,7 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
   return {
     /** On demand: closes `date` for one group or every enabled group; days not yet ended are reported, not closed. */
     async close(date: string, groupId: number | undefined, actor: Actor): Promise<CloseDayResponse> {
+      checkDate('date', date)
       const now = clock.now()
       return database.write(async (tx) => {
         const groups: setup.GroupDetail[] = []

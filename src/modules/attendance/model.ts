@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { DateString, PositiveInt, Timestamp } from '../../http/models'
+import { DateString, Id, PositiveInt, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
 import { EmployeeSummary, Rule } from './setup-model'
 
@@ -161,7 +161,7 @@ export const AttemptList = t.Object({ attempts: t.Array(Attempt), pagination: P2
 
 export const CloseDayBody = t.Object({
   date: t.String({ ...DateString, error: 'must be a date written YYYY-MM-DD' }),
-  group_id: t.Optional(PositiveInt('group_id')),
+  group_id: t.Optional(Id),
 })
 
 export const CloseDayResult = t.Object({

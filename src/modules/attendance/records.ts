@@ -63,6 +63,12 @@ export function toRecordResponse(
 
 export const hoursOfRecord = (row: { workMinutes: number }) => hoursOf(row.workMinutes)
 
+/** A date that has the YYYY-MM-DD shape but is no real day (2024-02-30, 0000-00-00) → 400. */
+export function checkDate(field: string, value: string | undefined): void {
+  if (value !== undefined && !isCalendarDate(value))
+    throw new ValidationError(`${field} "${value}" is not a real date`, [{ field, message: `"${value}" is not a real date` }])
+}
+
 /** A real date range, start ≤ end, at most `maxDays` days long. */
 export function checkRange(start: string, end: string, maxDays = MAX_STATISTICS_DAYS): void {
   const problems: { field: string; message: string }[] = []

@@ -284,7 +284,8 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
         {
           employeeId: query.employee_id,
           from: query.start_date ? new Date(`${query.start_date}T00:00:00Z`) : undefined,
-          until: query.end_date ? new Date(`${addDays(query.end_date, 1)}T00:00:00Z`) : undefined,
+          // a day later by the millisecond: addDays cannot write the day after 9999-12-31
+          until: query.end_date ? new Date(Date.parse(`${query.end_date}T00:00:00Z`) + 86_400_000) : undefined,
         },
         window,
       )

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Id, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
+import { Id, Int, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
 
 const ClockTime = t.String({
@@ -16,7 +16,7 @@ const WorkDays = t.String({
   error: 'must be distinct weekday digits 1 to 7 joined by commas, such as 1,2,3,4,5',
 })
 
-const Minutes = t.Integer({ minimum: 0, maximum: 1440, description: 'minutes', error: 'must be a whole number of minutes from 0 to 1440' })
+const Minutes = Int({ minimum: 0, maximum: 1440, description: 'minutes', error: 'must be a whole number of minutes from 0 to 1440' })
 const Latitude = t.Number({ minimum: -90, maximum: 90, error: 'must be a latitude from -90 to 90' })
 const Longitude = t.Number({ minimum: -180, maximum: 180, error: 'must be a longitude from -180 to 180' })
 
@@ -62,7 +62,7 @@ export type RuleResponse = typeof Rule.static
 const ruleFields = {
   name: Text(100),
   description: t.Optional(t.String({ maxLength: 500 })),
-  group_id: PositiveInt('group_id'),
+  group_id: Id,
   work_start_time: ClockTime,
   work_end_time: ClockTime,
   break_start_time: t.Optional(t.Nullable(ClockTime)),
@@ -75,11 +75,11 @@ const ruleFields = {
     description: 'hours, 0 to 24',
     error: 'must be a number of hours from 0 to 24',
   }),
-  allowed_late_days: t.Optional(t.Integer({ minimum: 0, maximum: 31, error: 'must be a whole number of days from 0 to 31' })),
+  allowed_late_days: t.Optional(Int({ minimum: 0, maximum: 31, error: 'must be a whole number of days from 0 to 31' })),
   location_required: t.Optional(t.Boolean()),
   allowed_latitude: t.Optional(t.Nullable(Latitude)),
   allowed_longitude: t.Optional(t.Nullable(Longitude)),
-  location_radius: t.Optional(t.Integer({ minimum: 0, maximum: 100_000, error: 'must be a whole number of metres from 0 to 100000' })),
+  location_radius: t.Optional(Int({ minimum: 0, maximum: 100_000, error: 'must be a whole number of metres from 0 to 100000' })),
   work_days: WorkDays,
   flexible_time: t.Optional(t.Boolean()),
 }
@@ -125,8 +125,8 @@ export type GroupResponse = typeof Group.static
 const groupFields = {
   name: Text(100),
   description: t.Optional(t.String({ maxLength: 500 })),
-  company_id: PositiveInt('company_id'),
-  manager_id: t.Optional(t.Nullable(PositiveInt('manager_id'))),
+  company_id: Id,
+  manager_id: t.Optional(t.Nullable(Id)),
   timezone: t.Optional(t.Nullable(TimeZoneField)),
 }
 

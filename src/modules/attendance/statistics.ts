@@ -12,7 +12,9 @@ export function round2(value: number): number {
 export function countWorkDays(start: string, end: string, workDays: readonly number[]): number {
   if (end < start || workDays.length === 0) return 0
   let total = 0
-  for (let date = start; date <= end; date = addDays(date, 1)) if (workDays.includes(weekday(date))) total++
+  // counted by offset: the day after 9999-12-31 is not a date to step to, nor to compare as text
+  for (let offset = 0, last = daysBetween(start, end); offset <= last; offset++)
+    if (workDays.includes(weekday(addDays(start, offset)))) total++
   return total
 }
 

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { DateString, PositiveInt, Timestamp } from '../../http/models'
+import { DateString, Int, PositiveInt, Timestamp } from '../../http/models'
 import { P3Pagination, pageQuery } from '../../http/pagination'
 
 const FileId = t.String({ format: 'uuid', description: 'file id (UUID)', error: 'must be a file id (UUID)' })
@@ -92,9 +92,7 @@ export type BatchDeleteResult = typeof BatchDeleteResult.static
 
 export const PresignBody = t.Object({
   file_id: FileId,
-  expires_in: t.Optional(
-    t.Integer({ minimum: 1, maximum: 604800, default: 3600, error: 'must be a whole number of seconds from 1 to 604800' }),
-  ),
+  expires_in: t.Optional(Int({ minimum: 1, maximum: 604800, default: 3600, error: 'must be a whole number of seconds from 1 to 604800' })),
 })
 export const PresignResult = t.Object({ presigned_url: t.String(), expires_at: Timestamp, expires_in: t.Integer() })
 
