@@ -163,6 +163,27 @@ export function createLocalStore(dir: string): ObjectStore {
 
     list: () => walk(dir, ''),
 
+    async removeUnfinished(before) {
+      let removed = 0
+      let names: string[]
+      try {
+        names = await readdir(join(dir, TMP))
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') return 0
+        throw unavailable(error)
+      }
+      for (const name of names) {
+        const path = join(dir, TMP, name)
+        // a write in flight touches its file with every chunk; one untouched since `before` was abandoned
+        const info = await stat(path).catch(() => null)
+        if (info && info.mtime < before) {
+          await rm(path, { force: true })
+          removed++
+        }
+      }
+      return removed
+    },
+
     async probe() {
       try {
         await mkdir(dir, { recursive: true })

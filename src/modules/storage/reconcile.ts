@@ -10,8 +10,9 @@ const GRACE_MS = 15 * 60 * 1000
 
 /**
  * Start-up repair after a crash: objects without metadata (an upload that died before
- * its row was written) and metadata without an object (a delete that died between the
- * two) are removed. Returns what it removed.
+ * its row was written), metadata without an object (a delete that died between the
+ * two) and unfinished writes (an upload that died mid-stream) are removed. Returns what
+ * it removed of the first two.
  */
 export async function reconcileStorage(database: Database, store: ObjectStore, now: Date, logger: Logger) {
   const cutoff = new Date(now.getTime() - GRACE_MS)
@@ -23,6 +24,7 @@ export async function reconcileStorage(database: Database, store: ObjectStore, n
     if (!known.has(object.key) && object.lastModified < cutoff) orphanObjects.push(object.key)
   }
   for (const key of orphanObjects) await store.remove(key)
+  const unfinishedRemoved = (await store.removeUnfinished?.(cutoff)) ?? 0
   const missing = [...known].filter(([key]) => !present.has(key)).map(([, id]) => id)
   let rowsRemoved = 0
   if (missing.length > 0)
@@ -33,7 +35,11 @@ export async function reconcileStorage(database: Database, store: ObjectStore, n
         .returning({ id: files.id })
       return rows.length
     })
-  if (orphanObjects.length > 0 || rowsRemoved > 0)
-    logger.warn('storage reconciled after an interrupted change', { objects_removed: orphanObjects.length, rows_removed: rowsRemoved })
+  if (orphanObjects.length > 0 || rowsRemoved > 0 || unfinishedRemoved > 0)
+    logger.warn('storage reconciled after an interrupted change', {
+      objects_removed: orphanObjects.length,
+      rows_removed: rowsRemoved,
+      unfinished_removed: unfinishedRemoved,
+    })
   return { objectsRemoved: orphanObjects.length, rowsRemoved }
 }

@@ -34,6 +34,8 @@ export interface ObjectStore {
   list(): AsyncIterable<ObjectInfo>
   /** Whether the store can be written right now. */
   probe(): Promise<boolean>
+  /** Removes unfinished writes (a process that died mid-upload) last touched before `before`; returns how many. */
+  removeUnfinished?(before: Date): Promise<number>
   /** A SigV4 presigned GET URL (S3 only) that downloads as `filename`. */
   presign?(key: string, expiresIn: number, download: { filename: string; contentType: string }): Promise<string>
 }
