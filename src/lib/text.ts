@@ -17,8 +17,3 @@ export function optionalText(value: string | null | undefined): string | null | 
   const trimmed = value.trim()
   return trimmed === '' ? null : trimmed
 }
-
-/** Escapes `%`, `_` and `\` for a LIKE pattern that uses ESCAPE '\'. */
-export function likePattern(search: string): string {
-  return `%${search.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}

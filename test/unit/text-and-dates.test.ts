@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { isCalendarDate } from '../../src/lib/dates'
-import { likePattern, optionalText, requiredText } from '../../src/lib/text'
+import { optionalText, requiredText } from '../../src/lib/text'
 import { canonicalTimeZone } from '../../src/lib/timezone'
 
 describe('calendar dates', () => {
@@ -47,15 +47,5 @@ describe('text fields', () => {
     expect(optionalText('  ')).toBeNull()
     expect(optionalText(null)).toBeNull()
     expect(optionalText(undefined)).toBeUndefined()
-  })
-
-  test.each([
-    ['Ann', '%ann%'],
-    ['50%', '%50\\%%'],
-    ['a_b', '%a\\_b%'],
-    ['back\\slash', '%back\\\\slash%'],
-    ["o'neil", "%o'neil%"],
-  ])('search %p matches literally as %p', (search, pattern) => {
-    expect(likePattern(search)).toBe(pattern)
   })
 })

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lte } from 'drizzle-orm'
+import { and, asc, count, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { loginFailures, refreshTokens, settings } from '../../db/schema'
 
@@ -47,11 +47,27 @@ export async function recentFailures(db: Queryable, usernameKey: string, since: 
   return rows.map((row) => row.failedAt)
 }
 
-export async function recordFailure(db: Queryable, usernameKey: string, at: Date, windowStart: Date): Promise<void> {
-  await db
-    .delete(loginFailures)
-    .where(and(eq(loginFailures.usernameKey, usernameKey), lte(loginFailures.failedAt, windowStart)))
-  await db.insert(loginFailures).values({ usernameKey, failedAt: at })
+/**
+ * Counts a sign-in attempt as a failure before its password is checked, unless `max` failures of the
+ * key are already inside the window: one statement, so parallel attempts cannot all slip under the
+ * limit. Returns the attempt's id (remove it when the password turns out right), or null when locked.
+ */
+export async function reserveAttempt(db: Queryable, usernameKey: string, at: Date, windowStart: Date, max: number): Promise<number | null> {
+  const recent = db
+    .select({ n: count() })
+    .from(loginFailures)
+    .where(and(eq(loginFailures.usernameKey, usernameKey), gt(loginFailures.failedAt, windowStart)))
+  const [row] = await db
+    .insert(loginFailures)
+    .select(sql`SELECT NULL, ${usernameKey}, ${at.getTime()} WHERE (${recent}) < ${max}`)
+    .returning({ id: loginFailures.id })
+  if (!row) return null
+  await db.delete(loginFailures).where(and(eq(loginFailures.usernameKey, usernameKey), lte(loginFailures.failedAt, windowStart)))
+  return row.id
+}
+
+export async function removeAttempt(db: Queryable, id: number): Promise<void> {
+  await db.delete(loginFailures).where(eq(loginFailures.id, id))
 }
 
 export async function clearFailures(db: Queryable, usernameKey: string): Promise<void> {

@@ -63,10 +63,12 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
       const key = username.toLowerCase()
       const now = clock.now()
       const windowStart = new Date(now.getTime() - LOGIN_WINDOW_MS)
-      const failures = await repo.recentFailures(db, key, windowStart)
-      if (failures.length >= LOGIN_MAX_FAILURES) {
-        const freeAt = failures[failures.length - LOGIN_MAX_FAILURES].getTime() + LOGIN_WINDOW_MS
-        const seconds = Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000))
+      // counted before the slow password check, so a burst of parallel guesses cannot all pass the limit
+      const attempt = await database.write((tx) => repo.reserveAttempt(tx, key, now, windowStart, LOGIN_MAX_FAILURES))
+      if (attempt === null) {
+        const failures = await repo.recentFailures(db, key, windowStart)
+        const oldest = failures.at(-LOGIN_MAX_FAILURES)
+        const seconds = oldest ? Math.max(1, Math.ceil((oldest.getTime() + LOGIN_WINDOW_MS - now.getTime()) / 1000)) : 1
         throw new TooManyRequestsError(
           `Too many failed sign-ins for "${username}"; try again in ${Math.ceil(seconds / 60)} minute(s)`,
           seconds,
@@ -74,13 +76,14 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
       }
       const user = await findUserByUsername(db, username)
       const valid = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash()))
-      if (!user || !valid) {
-        await database.write((tx) => repo.recordFailure(tx, key, now, windowStart))
-        throw new UnauthorizedError(WRONG_CREDENTIALS)
+      // a wrong password keeps the attempt as a failure
+      if (!user || !valid) throw new UnauthorizedError(WRONG_CREDENTIALS)
+      if (user.status !== 1) {
+        await database.write((tx) => repo.removeAttempt(tx, attempt))
+        throw new UnauthorizedError(DISABLED)
       }
-      if (user.status !== 1) throw new UnauthorizedError(DISABLED)
       return database.write(async (tx) => {
-        if (failures.length > 0) await repo.clearFailures(tx, key)
+        await repo.clearFailures(tx, key)
         await audit(tx, user.id, ip, 'auth.login')
         return issuePair(tx, user)
       })

@@ -15,6 +15,10 @@ export interface MultipartResult<T> {
   tooManyFiles: boolean
 }
 
+/** Text fields besides the files, and the size of each: enough for folder, description and is_public. */
+export const MAX_FIELDS = 20
+export const MAX_FIELD_BYTES = 64 * 1024
+
 /**
  * Reads a multipart/form-data request as a stream: each file part goes to `onFile` as it
  * arrives and is never held whole in memory (the next part waits until it is consumed);
@@ -30,7 +34,7 @@ export function readMultipart<T>(request: Request, maxFiles: number, onFile: (pa
       parser = Busboy({
         headers: { 'content-type': contentType },
         defParamCharset: 'utf8',
-        limits: { files: maxFiles, fields: 20, fieldSize: 64 * 1024 },
+        limits: { files: maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
       })
     } catch {
       return reject(new ValidationError('The multipart/form-data body has no boundary; let your HTTP client build the form'))
@@ -38,14 +42,24 @@ export function readMultipart<T>(request: Request, maxFiles: number, onFile: (pa
     const fields = new Map<string, string>()
     const tasks: Promise<T>[] = []
     let tooManyFiles = false
+    // a field dropped or cut by the limits would be read as absent or shorter: refused instead
+    let refusal: ValidationError | null = null
     let failed = false
     parser.on('file', (field, stream, info) => {
+      // busboy goes on to later parts after a malformed one; the request is refused already, so nothing more is stored
+      if (failed) return void stream.resume()
       const task = onFile({ field, filename: info.filename ?? '', stream })
       // observed now: the outcome is collected when the whole body has been read
       task.catch(() => undefined)
       tasks.push(task)
     })
-    parser.on('field', (name, value) => fields.set(name, value))
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) refusal ??= new ValidationError(`The form field "${name}" is longer than ${MAX_FIELD_BYTES / 1024} KiB`)
+      fields.set(name, value)
+    })
+    parser.on('fieldsLimit', () => {
+      refusal ??= new ValidationError(`Too many form fields: send at most ${MAX_FIELDS} besides the files`)
+    })
     parser.on('filesLimit', () => {
       tooManyFiles = true
     })
@@ -56,7 +70,7 @@ export function readMultipart<T>(request: Request, maxFiles: number, onFile: (pa
       )
     })
     parser.on('close', () => {
-      if (!failed) void Promise.allSettled(tasks).then((files) => resolve({ fields, files, tooManyFiles }))
+      if (!failed) void Promise.allSettled(tasks).then((files) => (refusal ? reject(refusal) : resolve({ fields, files, tooManyFiles })))
     })
     const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>)
     body.on('error', (error) => parser.destroy(error))

@@ -58,13 +58,15 @@ export function checkDescription(raw: string | undefined): string | null {
   return description
 }
 
-/** The name as uploaded, without any path a client put in front of it and without control characters. */
+/** The name as uploaded, without any path a client put in front of it and without control characters; "." or ".." names nothing. */
 export function originalNameOf(filename: string): string {
   const base = filename.split(/[\\/]/).pop() ?? ''
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  const visible = base.replace(/[\u0000-\u001f\u007f]/g, '')
+  const clean = visible.trim().toWellFormed()
+  if (/^\.*$/.test(clean)) return 'unnamed'
   const characters = Array.from(clean)
-  if (characters.length <= 255) return clean || 'unnamed'
+  if (characters.length <= 255) return clean
   // cut whole characters from the middle of the name, keeping its extension
   const dot = clean.lastIndexOf('.')
   const extension = dot > 0 && clean.length - dot <= 16 ? clean.slice(dot) : ''
