@@ -331,8 +331,6 @@ const CONTENT_TYPES = fc.oneof(
   { weight: 1, arbitrary: fc.constant(null) },
 )
 
-const isJsonType = (contentType: string | null) => contentType !== null && contentType.toLowerCase().startsWith('application/json')
-
 /** How deep arrays and objects nest in a JSON text; the service refuses more than 64 levels while parsing. */
 export function nesting(text: string): number {
   let depth = 0
@@ -352,17 +350,27 @@ export function nesting(text: string): number {
 
 /** False when the service's JSON parser refuses the body before anything else looks at the request (bad syntax, size, nesting). */
 export function passesJsonParser(text: string, contentType: string | null): boolean {
-  if (!isJsonType(contentType)) return true
+  // every body is read as JSON whatever its type, except multipart, which only the upload routes take (else 415)
+  if (contentType?.toLowerCase().startsWith('multipart/')) return false
+  let parsed: unknown
   try {
-    JSON.parse(text)
+    parsed = JSON.parse(text)
   } catch {
     return text.trim() === ''
   }
+  if (holdsNul(parsed)) return false
   return Buffer.byteLength(text) <= 1024 * 1024 && nesting(text) <= 64
 }
 
+/** Whether any string value in a parsed JSON value holds NUL (the service's parser refuses those). */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000')
+  if (value === null || typeof value !== 'object') return false
+  return Object.values(value).some(holdsNul)
+}
+
 function jsonBody(text: string, contentType: string | null): JsonBody {
-  return { kind: 'json', text, contentType, wellFormed: isJsonType(contentType) && passesJsonParser(text, contentType) }
+  return { kind: 'json', text, contentType, wellFormed: passesJsonParser(text, contentType) }
 }
 
 /** A JSON body for a route whose body schema is `schema` (none: bodies the route does not expect). */

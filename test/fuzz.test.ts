@@ -405,7 +405,7 @@ async function anonCase(route: Route, input: FuzzInput, token: string | undefine
     // well-formed JSON (or no body, or a form to an upload, which streams it itself); other media types may fail their parser first
     const readable =
       !body || body.kind === 'form' || (body.kind === 'json' ? body.wellFormed : passesJsonParser(body.text, body.contentType))
-    const allowed = readable ? [401] : [400, 401, 413]
+    const allowed = readable ? [401] : [400, 401, 413, 415]
     if (!allowed.includes(reply.status)) throw new Error(`without a valid token: ${reply.status} ${reply.text.slice(0, 300)}`)
   }
   if (reply.status >= 400) {

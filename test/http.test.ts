@@ -30,6 +30,26 @@ describe('envelope and errors (CONTRACT §1)', () => {
     expect(await companiesInDb()).toEqual([])
   })
 
+  test('a body is read as JSON whatever its Content-Type says; multipart outside the uploads is a 415, unread', async () => {
+    const sent = (type: string, body: string) =>
+      req(t.app, 'POST', '/api/v1/admin/companies', { token, raw: body, headers: { 'content-type': type } })
+    const plain = await sent('text/plain', JSON.stringify({ name: 'Sent As Text' }))
+    expect(plain.status).toBe(201)
+    expect(plain.body.data.name).toBe('Sent As Text')
+    const form = await sent('application/x-www-form-urlencoded', 'name=Form')
+    expect(form.status).toBe(400)
+    expect(form.body.message).toStartWith('The request body is not valid JSON: ')
+    const multipart = await sent(
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nForm\r\n--x--\r\n',
+    )
+    expect(multipart.body).toEqual(
+      errorBody(415, 'This endpoint takes a JSON body (Content-Type: application/json); files go to POST /api/v1/storage/upload'),
+    )
+    expect((await companiesInDb()).map((company) => company.name)).toEqual(['Sent As Text'])
+    await t.deps.database.db.delete(companies)
+  })
+
   test('a JSON body over 1 MiB is a 413, also without Content-Length', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024) })
     const reply = await req(t.app, 'POST', '/api/v1/admin/companies', { token, raw: big })
@@ -63,9 +83,7 @@ describe('envelope and errors (CONTRACT §1)', () => {
 
   test('a missing required field names the field', async () => {
     const reply = await req(t.app, 'POST', '/api/v1/admin/companies', { token, body: {} })
-    expect(reply.body).toEqual(
-      errorBody(400, 'Invalid request: name is required', { errors: [{ field: 'name', message: 'is required' }] }),
-    )
+    expect(reply.body).toEqual(errorBody(400, 'Invalid request: name is required', { errors: [{ field: 'name', message: 'is required' }] }))
   })
 
   test('a JSON body that is not an object is a 400', async () => {
@@ -102,7 +120,15 @@ describe('envelope and errors (CONTRACT §1)', () => {
     const reply = await req(t.app, 'GET', '/api/v1/admin/companies?page_size=500&flavour=mint', { token })
     expect(reply.body).toEqual(
       okBody({
-        list: [{ id: created.body.data.id, name: 'Acme', timezone: null, created_at: t.clock.now().toISOString(), updated_at: t.clock.now().toISOString() }],
+        list: [
+          {
+            id: created.body.data.id,
+            name: 'Acme',
+            timezone: null,
+            created_at: t.clock.now().toISOString(),
+            updated_at: t.clock.now().toISOString(),
+          },
+        ],
         total: 1,
         page: 1,
         page_size: 100,

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { PayloadTooLargeError, ValidationError } from './errors'
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors'
 
 export const JSON_BODY_LIMIT = 1024 * 1024
 
@@ -54,16 +54,51 @@ function nestsDeeperThan(text: string, limit: number): boolean {
  */
 const dropConversionKeys = (key: string, value: unknown) => (key === 'toString' || key === 'valueOf' ? undefined : value)
 
-/** Parses JSON bodies itself so that size (413) and syntax (400) errors get clear messages. */
-export const jsonBody = new Elysia({ name: 'json-body' }).onParse({ as: 'global' }, async ({ request, contentType }) => {
-  if (!contentType?.toLowerCase().startsWith('application/json')) return
+/** SQLite hands a text back only up to its first NUL, so "Acme\u0000 Evil" would be stored whole and read as "Acme". */
+class NulInText extends ValidationError {
+  constructor(key: string) {
+    super(`${key ? `The field "${key}"` : 'A text'} contains the NUL character (\\u0000), which no text of this API may hold`)
+  }
+}
+
+function revive(key: string, value: unknown): unknown {
+  if (typeof value === 'string' && value.includes('\u0000')) throw new NulInText(key)
+  return dropConversionKeys(key, value)
+}
+
+/** Routes that read their multipart/form-data body themselves, as a stream (the uploads). */
+const streamedRoutes = new Set<string>()
+
+/**
+ * The parser of a route that streams its multipart body itself: leaves the body unread
+ * (Elysia 1.4's 'none' parser is missing). `route` is the route's full path.
+ */
+export function streamedMultipart(route: string) {
+  streamedRoutes.add(route)
+  return () => ({})
+}
+
+/**
+ * Parses request bodies itself, as JSON, so that size (413) and syntax (400) errors get
+ * clear messages. Whatever the Content-Type says, a body is read as JSON and never more
+ * than 1 MiB of it (`curl -d` sends JSON as a form): Elysia's own parsers would read a
+ * body of any size whole before the caller's token is even looked at. Multipart is the
+ * upload routes' alone, which read it themselves; anywhere else it is refused unread (415).
+ */
+export const jsonBody = new Elysia({ name: 'json-body' }).onParse({ as: 'global' }, async ({ request, contentType, route }) => {
+  if (streamedRoutes.has(route)) return
+  if (contentType?.toLowerCase().startsWith('multipart/'))
+    throw new UnsupportedMediaTypeError(
+      'This endpoint takes a JSON body (Content-Type: application/json); files go to POST /api/v1/storage/upload',
+    )
   const raw = await readLimited(request, JSON_BODY_LIMIT)
   if (raw.trim() === '') return {}
   if (nestsDeeperThan(raw, JSON_MAX_DEPTH))
     throw new ValidationError(`The JSON body nests objects or arrays more than ${JSON_MAX_DEPTH} levels deep; send a flatter body`)
   try {
-    return JSON.parse(raw, dropConversionKeys)
+    return JSON.parse(raw, revive)
   } catch (error) {
+    if (error instanceof NulInText) throw error
     throw new ValidationError(`The request body is not valid JSON: ${(error as Error).message}`)
   }
 })

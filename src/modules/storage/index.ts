@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { authenticate, type AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
+import { streamedMultipart } from '../../http/json-body'
 import type { TokenService } from '../auth/tokens'
 import type { AccessResolver } from '../rbac/access'
 import {
@@ -21,8 +22,7 @@ import {
 } from './model'
 import type { StorageService } from './service'
 
-/** Leaves the body unread: the upload routes stream it themselves (Elysia 1.4's 'none' parser is missing). */
-const streamed = () => ({})
+const PREFIX = '/api/v1/storage'
 
 const detail = (summary: string, extra: Record<string, unknown> = {}) => ({ tags: ['Files'], summary, ...extra })
 
@@ -79,18 +79,18 @@ export const storageController = (
     detail: detail(summary, { security: [{ bearer: [] }, {}] }),
   })
 
-  return new Elysia({ name: 'storage', prefix: '/api/v1/storage' })
+  return new Elysia({ name: 'storage', prefix: PREFIX })
     .use(guard)
     .onBeforeHandle(() => storage.ensureAvailable())
     .post('/upload', async ({ request, actor, set }) => reply.created(set, await storage.upload(request, actor), 'File uploaded'), {
       auth: true,
-      parse: streamed,
+      parse: streamedMultipart(`${PREFIX}/upload`),
       response: { 201: Envelope(FileDetail) },
       detail: detail('Upload one file (multipart field "file"), streamed to storage', multipartDoc('file', false)),
     })
     .post('/batch-upload', async ({ request, actor }) => reply.ok(await storage.batchUpload(request, actor), 'Files processed'), {
       auth: true,
-      parse: streamed,
+      parse: streamedMultipart(`${PREFIX}/batch-upload`),
       response: Envelope(BatchUploadResult),
       detail: detail('Upload up to 20 files (multipart field "files"); each succeeds or fails on its own', multipartDoc('files', true)),
     })
