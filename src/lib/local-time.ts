@@ -42,11 +42,18 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
   return formatter
 }
 
-function wallClock(instant: Date | number, zone: string): WallClock {
+/** The last answer per zone: one request asks about the same instant several times, and Intl is slow. */
+const lastWallClock = new Map<string, { ms: number; wall: Readonly<WallClock> }>()
+
+function wallClock(instant: Date | number, zone: string): Readonly<WallClock> {
+  const ms = typeof instant === 'number' ? instant : instant.getTime()
+  const last = lastWallClock.get(zone)
+  if (last?.ms === ms) return last.wall
   const wall: WallClock = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 }
-  for (const part of formatterFor(zone).formatToParts(instant)) {
+  for (const part of formatterFor(zone).formatToParts(ms)) {
     if (part.type in wall) wall[part.type as keyof WallClock] = Number(part.value)
   }
+  lastWallClock.set(zone, { ms, wall })
   return wall
 }
 

@@ -58,11 +58,14 @@ test('writes, a refused write and transactions still behave', async () => {
   expect(names.rows.map((row) => row.name)).toEqual(['one', 'two', 'three', 'four', 'six'])
 })
 
-test('every connection commits with synchronous NORMAL, also one opened while a transaction holds the first', async () => {
+test('every connection commits with synchronous NORMAL and caches 64 MiB of pages, also one opened while a transaction holds the first', async () => {
   const tx = await database.client.transaction('write')
   try {
-    expect(Number((await tx.execute('PRAGMA synchronous')).rows[0][0])).toBe(1)
-    expect(Number((await database.client.execute('PRAGMA synchronous')).rows[0][0])).toBe(1)
+    for (const pragma of ['synchronous', 'cache_size'])
+      expect([
+        Number((await tx.execute(`PRAGMA ${pragma}`)).rows[0][0]),
+        Number((await database.client.execute(`PRAGMA ${pragma}`)).rows[0][0]),
+      ]).toEqual(pragma === 'synchronous' ? [1, 1] : [-65536, -65536])
   } finally {
     await tx.rollback()
   }

@@ -116,8 +116,9 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       const outcome = evaluateClockIn(policyOf(rule), context.zone, now)
       const record = await onConstraint(
         () =>
-          database.write((tx) =>
-            repo.insertRecord(tx, {
+          // one statement is its own transaction: no BEGIN and COMMIT around it
+          database.exclusive(() =>
+            repo.insertRecord(db, {
               employeeId: context.employeeId,
               ruleId: rule.id,
               workDate: outcome.workDate,
