@@ -30,6 +30,28 @@ type Statement = ReturnType<Connection['prepare']>
 const caches = new WeakMap<Connection, Map<string, Statement>>()
 let installed = false
 
+/**
+ * The client asks a statement for its columns and sets its modes on every run; a reused
+ * statement answers those from what it was told before instead of asking the engine.
+ */
+function remember(statement: Statement): void {
+  const columns = statement.columns.bind(statement)
+  let known: ReturnType<Statement['columns']> | undefined
+  statement.columns = () => (known ??= columns())
+  for (const mode of ['raw', 'safeIntegers'] as const) {
+    const set = statement[mode].bind(statement)
+    let current: boolean | undefined
+    statement[mode] = (toggle = true) => {
+      // raw() throws for a statement that returns no rows: it keeps throwing, as before
+      if (current !== toggle) {
+        set(toggle)
+        current = toggle
+      }
+      return statement
+    }
+  }
+}
+
 export function setUpConnections(): void {
   if (installed) return
   installed = true
@@ -44,9 +66,7 @@ export function setUpConnections(): void {
     let statement = statements.get(sql)
     if (!statement) {
       statement = prepare.call(this, sql)
-      const columns = statement.columns.bind(statement)
-      let known: ReturnType<Statement['columns']> | undefined
-      statement.columns = () => (known ??= columns())
+      remember(statement)
       // a runaway number of shapes would be a bug; start over rather than grow without end
       if (statements.size >= MAX_STATEMENTS_PER_CONNECTION) statements.clear()
       statements.set(sql, statement)
