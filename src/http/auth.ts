@@ -42,10 +42,17 @@ export function clientIp(server: Server, request: Request): string | null {
  */
 export function createAuthGuard(tokens: TokenService, access: AccessResolver) {
   const checked = new WeakMap<Request, Principal>()
-  const resolve = ({ request, server }: { request: Request; server: Server }) => ({
-    principal: checked.get(request)!,
-    actor: { userId: checked.get(request)!.userId, ip: clientIp(server, request) } satisfies Actor,
-  })
+  const resolve = ({ request, server }: { request: Request; server: Server }) => {
+    const principal = checked.get(request)!
+    // the address is looked up only when something (an audit entry) asks for it: most requests never do
+    const actor: Actor = {
+      userId: principal.userId,
+      get ip() {
+        return clientIp(server, request)
+      },
+    }
+    return { principal, actor }
+  }
 
   return new Elysia({ name: 'auth-guard' }).macro({
     auth: {
