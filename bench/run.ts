@@ -10,7 +10,8 @@ import { cpus, totalmem, release } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { seedDatabase } from './seed'
-import type { LoadResult } from './lib/load'
+import type { LoadRequest, LoadResult } from './lib/load'
+import { queryPlans } from './lib/plans'
 import { adminToken, signedInEmployees } from './lib/people'
 import { ROOT, startServer } from './lib/server'
 import { bareElysia, rawInserts, rawPointSelects } from './scenarios/baselines'
@@ -115,12 +116,40 @@ const two = await withServer(2, async (seeded) => {
 })
 await undoBurst()
 
+log('query plans of the scenarios')
+const plans = await (async () => {
+  const seeded = { base: 'http://localhost', people, adminToken: await adminToken(dbUrl, SECRET), dates: shape.dates, months: shape.months }
+  const request = ({ url, init }: LoadRequest) => new Request(url, init)
+  const { requests } = scenario
+  const found = await queryPlans(serverEnv, {
+    'S1 clock-in': request(requests.clockIn(seeded, 0)),
+    'S2 today': request(requests.employeeRead(seeded, 0)),
+    'S2 salary of a month': request(requests.employeeRead(seeded, 1)),
+    'S3 records by employee and month': request(requests.recordsByEmployee(seeded, 0)),
+    'S3 records by status': request(requests.recordsByStatus(seeded, 0)),
+    'S4 monthly statistics': request(requests.monthlyStatistics(seeded, 0)),
+    'S5 salary statistics of a month': request(requests.salaryStatistics(seeded, 0)),
+    'S5 salary statistics of all months': request(requests.salaryStatistics(seeded, 1)),
+  })
+  await undoBurst()
+  return found
+})()
+
 log(`S6: a ${size.uploadMb} MB upload`)
 const s6 = await uploadScenario(size.uploadMb)
 
 writeFileSync(resultsPath, report())
 log(`wrote ${resultsPath}`)
 if (!smoke) rmSync(dataDir, { recursive: true, force: true })
+
+/** A statement for the report: its column lists elided. */
+function brief(sql: string): string {
+  return sql
+    .replace(/\s+/g, ' ')
+    .replace(/^select (?!count).*? from /i, 'select … from ')
+    .replace(/ returning .*$/i, ' returning …')
+    .replace(/^insert into ("\w+") \(.*?\) values \(.*?\)/i, 'insert into $1 (…) values (…)')
+}
 
 function report(): string {
   const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`
@@ -236,6 +265,17 @@ ${[
   load('S7 clock-in on two processes', two.s1, String(CONNECTIONS)),
   load('S7 employee reads on two processes', two.s2, String(CONNECTIONS)),
 ].join('\n')}
+
+## Query plans
+
+Every statement each scenario's request runs (caught in this process against the seeded database), with SQLite's \`EXPLAIN QUERY PLAN\`.
+
+${Object.entries(plans)
+  .map(
+    ([name, statements]) =>
+      `### ${name}\n\n${statements.map(({ sql, plan }) => `- \`${brief(sql)}\`\n${(plan.length ? plan : ['(a write: no plan)']).map((line) => `  - ${line}`).join('\n')}`).join('\n')}`,
+  )
+  .join('\n\n')}
 
 S6: ${s6.megabytes} MB uploaded in ${s6.seconds.toFixed(2)} s; Bun wrote and flushed the same bytes in ${s6.diskSeconds.toFixed(2)} s (${s6.cacheSeconds.toFixed(2)} s without the flush); the server's resident memory went from ${mb(s6.rssBefore)} to a peak of ${mb(s6.rssPeak)}.
 `
