@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock'
 import { addDays, localDate, weekday } from '../../lib/local-time'
 import { onConstraint } from '../../lib/sqlite-errors'
 import { statusText } from '../../lib/status-text'
-import { linkedEmployee, type Principal } from '../rbac/access'
+import type { Principal } from '../rbac/access'
 import type {
   AdminRecordQuery,
   AttemptQuery,
@@ -20,10 +20,11 @@ import type {
 import { evaluateClockIn, evaluateClockOut, isOvernight, workDateOf } from './policy'
 import { judgePosition } from './geofence'
 import { checkDate, checkRange, hoursOfRecord, policyOf, ruleFor, toAttemptResponse, toRecordResponse } from './records'
+import { callerContext, requireRule, todayWorkDate, type CallerContext } from './caller'
 import * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import * as setup from './setup-repository'
-import { toRuleResponse, zoneOf } from './setup-shapes'
+import { toRuleResponse } from './setup-shapes'
 import { computeStatistics } from './statistics'
 
 type Kind = 'clock_in' | 'clock_out'
@@ -38,39 +39,10 @@ export interface AttendanceDeps {
 export function createAttendanceService({ database, clock, defaultZone, ruleCache }: AttendanceDeps) {
   const { db } = database
 
-  /** The caller's employee, group, zone and enabled rules; 403 when no employee is linked. */
-  const contextOf = async (principal: Principal) => {
-    const employeeId = linkedEmployee(principal, 'attendance')
-    const membership = await setup.membershipOf(db, employeeId)
-    const group = membership?.group ? { group: membership.group, companyTimezone: membership.companyTimezone } : null
-    const zone = group ? zoneOf(group, defaultZone) : defaultZone
-    const rules =
-      group && group.group.status === 1 ? await ruleCache.get(group.group.id, () => setup.enabledRulesOfGroup(db, group.group.id)) : []
-    return { employeeId, hireDate: membership?.hireDate ?? null, group, zone, rules }
-  }
-
-  type Context = Awaited<ReturnType<typeof contextOf>>
-
-  /** Today's work date for the caller: the local date, or the overnight shift still running. */
-  const todayWorkDate = (context: Context, now: Date): string => {
-    const rule = ruleFor(context.rules, localDate(now, context.zone))
-    return rule ? workDateOf(policyOf(rule), context.zone, now) : localDate(now, context.zone)
-  }
-
-  const requireRule = (context: Context, now: Date): setup.RuleRow => {
-    if (!context.group) throw new ValidationError('You are not in an attendance group; ask an administrator to add you to one')
-    const rule = ruleFor(context.rules, localDate(now, context.zone))
-    if (!rule)
-      throw new ValidationError(
-        context.group.group.status === 1
-          ? `Your attendance group "${context.group.group.name}" has no enabled rule; ask an administrator to add one`
-          : `Your attendance group "${context.group.group.name}" is disabled; ask an administrator to enable it`,
-      )
-    return rule
-  }
+  const contextOf = callerContext({ db, defaultZone, ruleCache })
 
   /** Refuses a position outside the rule's area (or none where one is needed), keeping the attempt for administrators. */
-  const checkPosition = async (context: Context, rule: setup.RuleRow, input: ClockInput, kind: Kind, now: Date) => {
+  const checkPosition = async (context: CallerContext, rule: setup.RuleRow, input: ClockInput, kind: Kind, now: Date) => {
     const verdict = judgePosition(rule, input, kind === 'clock_in' ? 'clock in' : 'clock out')
     if (verdict.allowed) return
     await database.write((tx) =>
@@ -88,7 +60,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     throw new ValidationError(verdict.message)
   }
 
-  const statisticsOf = async (context: Context, start: string, end: string): Promise<StatisticsResponse> => {
+  const statisticsOf = async (context: CallerContext, start: string, end: string): Promise<StatisticsResponse> => {
     const today = localDate(clock.now(), context.zone)
     const rule = ruleFor(context.rules, today)
     const workDays = rule ? policyOf(rule).workDays : []
@@ -99,7 +71,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
   }
 
   /** The record with its employee and rule; the rule comes from the caller's context when it is one of theirs. */
-  const fullRecord = async (row: repo.RecordWithEmployee, locale: Locale, context?: Context) => {
+  const fullRecord = async (row: repo.RecordWithEmployee, locale: Locale, context?: CallerContext) => {
     const group = context?.group
     const known = group ? context.rules.find((rule) => rule.id === row.ruleId) : undefined
     const rule =

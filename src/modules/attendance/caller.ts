@@ -1,0 +1,49 @@
+import type { Db } from '../../db/client'
+import { ValidationError } from '../../http/errors'
+import { localDate } from '../../lib/local-time'
+import { linkedEmployee, type Principal } from '../rbac/access'
+import { workDateOf } from './policy'
+import { policyOf, ruleFor } from './records'
+import * as setup from './setup-repository'
+import { zoneOf } from './setup-shapes'
+
+/** Who is clocking or reading their attendance: the caller's employee, group, zone and enabled rules. */
+export interface CallerContext {
+  employeeId: number
+  hireDate: string | null
+  group: { group: setup.GroupRow; companyTimezone: string | null } | null
+  zone: string
+  rules: setup.RuleRow[]
+}
+
+/** Loads a caller's context (one query; the rules come from the shared cache); 403 when no employee is linked. */
+export function callerContext({ db, defaultZone, ruleCache }: { db: Db; defaultZone: string; ruleCache: setup.RuleCache }) {
+  return async (principal: Principal): Promise<CallerContext> => {
+    const employeeId = linkedEmployee(principal, 'attendance')
+    const membership = await setup.membershipOf(db, employeeId)
+    const group = membership?.group ? { group: membership.group, companyTimezone: membership.companyTimezone } : null
+    const zone = group ? zoneOf(group, defaultZone) : defaultZone
+    const rules =
+      group && group.group.status === 1 ? await ruleCache.get(group.group.id, () => setup.enabledRulesOfGroup(db, group.group.id)) : []
+    return { employeeId, hireDate: membership?.hireDate ?? null, group, zone, rules }
+  }
+}
+
+/** Today's work date for the caller: the local date, or the overnight shift still running. */
+export function todayWorkDate(context: CallerContext, now: Date): string {
+  const rule = ruleFor(context.rules, localDate(now, context.zone))
+  return rule ? workDateOf(policyOf(rule), context.zone, now) : localDate(now, context.zone)
+}
+
+/** The rule the caller clocks against now; 400 saying why when there is none. */
+export function requireRule(context: CallerContext, now: Date): setup.RuleRow {
+  if (!context.group) throw new ValidationError('You are not in an attendance group; ask an administrator to add you to one')
+  const rule = ruleFor(context.rules, localDate(now, context.zone))
+  if (!rule)
+    throw new ValidationError(
+      context.group.group.status === 1
+        ? `Your attendance group "${context.group.group.name}" has no enabled rule; ask an administrator to add one`
+        : `Your attendance group "${context.group.group.name}" is disabled; ask an administrator to enable it`,
+    )
+  return rule
+}
