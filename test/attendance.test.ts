@@ -167,14 +167,29 @@ describe('the geofence', () => {
         'Clocked in',
       ),
     )
-    const [row] = await records('ann')
-    expect(row).toMatchObject({
-      workDate: '2024-03-01',
-      timezone: 'Asia/Shanghai',
-      clockInLat: position.latitude,
-      clockInLng: position.longitude,
-      note: 'bus was late',
-    })
+    const now = t.clock.now()
+    expect(await records('ann')).toEqual([
+      {
+        id: 1,
+        employeeId: employeeIds.ann,
+        ruleId: 1,
+        workDate: '2024-03-01',
+        timezone: 'Asia/Shanghai',
+        clockInTime: now,
+        clockOutTime: null,
+        clockInLat: position.latitude,
+        clockInLng: position.longitude,
+        clockOutLat: null,
+        clockOutLng: null,
+        status: 0,
+        workMinutes: 0,
+        lateMinutes: 0,
+        earlyMinutes: 0,
+        note: 'bus was late',
+        createdAt: now,
+        updatedAt: now,
+      },
+    ])
   })
 })
 

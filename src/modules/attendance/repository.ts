@@ -22,8 +22,49 @@ function merge(row: { record: RecordRow; name: string | null; phone: string | nu
   return { ...record, employee: name === null ? null : { id: record.employeeId, name, phone } }
 }
 
-export async function insertRecord(db: Queryable, values: NewRecord): Promise<RecordRow> {
-  const [row] = await db.insert(attendanceRecords).values(values).returning()
+/** What a clock-in writes; every other column takes its default. */
+export type ClockInRecord = Pick<
+  NewRecord,
+  | 'employeeId'
+  | 'ruleId'
+  | 'workDate'
+  | 'timezone'
+  | 'clockInTime'
+  | 'clockInLat'
+  | 'clockInLng'
+  | 'status'
+  | 'lateMinutes'
+  | 'note'
+  | 'createdAt'
+  | 'updatedAt'
+>
+
+const CLOCK_IN_COLUMNS = [
+  'employeeId',
+  'ruleId',
+  'workDate',
+  'timezone',
+  'clockInTime',
+  'clockInLat',
+  'clockInLng',
+  'status',
+  'lateMinutes',
+  'note',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof ClockInRecord)[]
+
+const clockInInsert = preparedQuery((db) =>
+  db
+    .insert(attendanceRecords)
+    .values(Object.fromEntries(CLOCK_IN_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as NewRecord)
+    .returning()
+    .prepare(),
+)
+
+/** The record a clock-in opens (prepared once: clocking in is the morning's hot path). */
+export async function insertClockIn(db: Db, values: ClockInRecord): Promise<RecordRow> {
+  const [row] = await clockInInsert(db).all(values)
   return row
 }
 

@@ -90,7 +90,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
         () =>
           // one statement is its own transaction: no BEGIN and COMMIT around it
           database.exclusive(() =>
-            repo.insertRecord(db, {
+            repo.insertClockIn(db, {
               employeeId: context.employeeId,
               ruleId: rule.id,
               workDate: outcome.workDate,
