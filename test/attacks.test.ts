@@ -908,7 +908,7 @@ describe('oversized bodies', () => {
     await assertLocalContained()
   })
 
-  test('multipart: 100 files in a batch, 30 text fields, 10,000 empty fields, or a field over 64 KiB → 400; nothing stored', async () => {
+  test('multipart: 100 files in a batch, 30 text fields, 10,000 empty fields, a field over 64 KiB or one holding NUL → 400; nothing stored', async () => {
     const before = await rowKeys(main.deps)
     const cases: [string, 'upload' | 'batch-upload', FormPart[], string][] = [
       [
@@ -959,6 +959,15 @@ describe('oversized bodies', () => {
           { field: 'junk', value: 'j'.repeat(2 * MiB) },
         ],
         'The form field "junk" is longer than 64 KiB',
+      ],
+      [
+        'a NUL inside the description',
+        'upload',
+        [
+          { field: 'file', file: {} },
+          { field: 'description', value: 'before\u0000after' },
+        ],
+        'The form field "description" contains the NUL character (\\u0000)',
       ],
     ]
     for (const [what, path, parts, message] of cases) {

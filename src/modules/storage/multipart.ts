@@ -55,6 +55,8 @@ export function readMultipart<T>(request: Request, maxFiles: number, onFile: (pa
     })
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) refusal ??= new ValidationError(`The form field "${name}" is longer than ${MAX_FIELD_BYTES / 1024} KiB`)
+      // SQLite would hand such a text back cut at the NUL
+      if (value.includes('\u0000')) refusal ??= new ValidationError(`The form field "${name}" contains the NUL character (\\u0000)`)
       fields.set(name, value)
     })
     parser.on('fieldsLimit', () => {
