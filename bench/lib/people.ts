@@ -11,8 +11,6 @@ const TOKEN_TTL_SECONDS = 24 * 3600
 
 export interface Person {
   employeeId: number
-  userId: number
-  username: string
   token: string
   /** spread into a clock body: the rule's centre when the group requires a location, else nothing */
   position: { latitude?: number; longitude?: number }
@@ -25,7 +23,7 @@ export async function signedInEmployees(dbUrl: string, secret: string, count: nu
   try {
     const rows = (
       await client.execute({
-        sql: `SELECT e.id AS employee_id, u.id AS user_id, u.username, u.token_version,
+        sql: `SELECT e.id AS employee_id, u.id AS user_id, u.token_version,
                 (SELECT r.allowed_latitude FROM attendance_rules r WHERE r.group_id = m.group_id AND r.status = 1 AND r.location_required = 1 ORDER BY r.id LIMIT 1) AS latitude,
                 (SELECT r.allowed_longitude FROM attendance_rules r WHERE r.group_id = m.group_id AND r.status = 1 AND r.location_required = 1 ORDER BY r.id LIMIT 1) AS longitude
               FROM employees e
@@ -39,8 +37,6 @@ export async function signedInEmployees(dbUrl: string, secret: string, count: nu
     return Promise.all(
       rows.map(async (row): Promise<Person> => ({
         employeeId: Number(row.employee_id),
-        userId: Number(row.user_id),
-        username: String(row.username),
         token: (await tokens.issueAccess({ id: Number(row.user_id), tokenVersion: Number(row.token_version) })).token,
         position: row.latitude === null ? {} : { latitude: Number(row.latitude), longitude: Number(row.longitude) },
       })),

@@ -47,13 +47,6 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   return false
 }
 
-/**
- * No field of this API is called toString or valueOf, so like any unknown field they are dropped;
- * kept, `{"name": {"toString": 0}}` made the validator's error text (which writes the value into a
- * string) throw a TypeError: a 500 instead of "name must be a string".
- */
-const dropConversionKeys = (key: string, value: unknown) => (key === 'toString' || key === 'valueOf' ? undefined : value)
-
 /** SQLite hands a text back only up to its first NUL, so "Acme\u0000 Evil" would be stored whole and read as "Acme". */
 class NulInText extends ValidationError {
   constructor(key: string) {
@@ -61,9 +54,15 @@ class NulInText extends ValidationError {
   }
 }
 
+/**
+ * Refuses a text holding NUL (above), and drops toString and valueOf keys like any unknown
+ * field (no field of this API has those names): kept, `{"name": {"toString": 0}}` made the
+ * validator's error text (which writes the value into a string) throw, a 500 instead of
+ * "name must be a string".
+ */
 function revive(key: string, value: unknown): unknown {
   if (typeof value === 'string' && value.includes('\u0000')) throw new NulInText(key)
-  return dropConversionKeys(key, value)
+  return key === 'toString' || key === 'valueOf' ? undefined : value
 }
 
 /** Routes that read their multipart/form-data body themselves, as a stream (the uploads). */

@@ -22,23 +22,7 @@ function merge(row: { record: RecordRow; name: string | null; phone: string | nu
   return { ...record, employee: name === null ? null : { id: record.employeeId, name, phone } }
 }
 
-/** What a clock-in writes; every other column takes its default. */
-export type ClockInRecord = Pick<
-  NewRecord,
-  | 'employeeId'
-  | 'ruleId'
-  | 'workDate'
-  | 'timezone'
-  | 'clockInTime'
-  | 'clockInLat'
-  | 'clockInLng'
-  | 'status'
-  | 'lateMinutes'
-  | 'note'
-  | 'createdAt'
-  | 'updatedAt'
->
-
+/** The columns a clock-in writes; every other column takes its default. */
 const CLOCK_IN_COLUMNS = [
   'employeeId',
   'ruleId',
@@ -52,7 +36,9 @@ const CLOCK_IN_COLUMNS = [
   'note',
   'createdAt',
   'updatedAt',
-] as const satisfies readonly (keyof ClockInRecord)[]
+] as const satisfies readonly (keyof NewRecord)[]
+
+export type ClockInRecord = Pick<NewRecord, (typeof CLOCK_IN_COLUMNS)[number]>
 
 const clockInInsert = preparedQuery((db) =>
   db

@@ -210,11 +210,3 @@ export async function membershipOf(
   const [row] = await membershipRows(db).all({ employeeId })
   return row ?? null
 }
-
-export async function groupOfEmployee(db: Queryable, employeeId: number): Promise<GroupDetail | null> {
-  const [row] = await groupDetails(db)
-    .innerJoin(attendanceGroupMembers, eq(attendanceGroupMembers.groupId, attendanceGroups.id))
-    .where(eq(attendanceGroupMembers.employeeId, employeeId))
-    .limit(1)
-  return row ? toDetail(row) : null
-}
