@@ -1,3 +1,5 @@
+import { isIP } from 'node:net'
+import { availableParallelism } from 'node:os'
 import { isValidTimeZone } from './lib/timezone'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
@@ -31,6 +33,12 @@ export interface Config {
   adminPassword?: string
   defaultTimezone: string
   maxFileSize: number
+  /** bytes of files one account may keep; 0 means no limit */
+  uploadQuota: number
+  /** password hashes (sign-in checks) running at once in this process; beyond, requests wait briefly or get 503 */
+  loginConcurrency: number
+  /** addresses of reverse proxies whose X-Forwarded-For is believed; empty: the socket's address is the client's */
+  trustedProxies: string[]
   logLevel: LogLevel
   locale: Locale
 }
@@ -124,6 +132,16 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** A comma-separated list of IP addresses; `TRUSTED_PROXIES=127.0.0.1,::1` for a proxy on the same host. */
+function trustedProxies(env: Env): string[] {
+  const raw = text(env, 'TRUSTED_PROXIES')
+  if (raw === undefined) return []
+  const addresses = raw.split(',').map((part) => part.trim()).filter((part) => part !== '')
+  const bad = addresses.filter((address) => isIP(address) === 0)
+  if (bad.length > 0) throw new ConfigError('TRUSTED_PROXIES', `expected IP addresses separated by commas, got "${bad.join('", "')}"`)
+  return addresses
+}
+
 const DAY = 86_400
 
 /** Reads and validates every setting once; a bad value throws a ConfigError naming it. */
@@ -164,6 +182,9 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     defaultTimezone,
     maxFileSize: integer(env, 'MAX_FILE_SIZE', 104_857_600, 1, Number.MAX_SAFE_INTEGER),
+    uploadQuota: integer(env, 'UPLOAD_QUOTA', 2 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
+    loginConcurrency: integer(env, 'LOGIN_CONCURRENCY', Math.max(1, availableParallelism() - 1), 1, 64),
+    trustedProxies: trustedProxies(env),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     locale: text(env, 'LOCALE')?.toLowerCase().startsWith('zh') ? 'zh' : 'en',
   }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { availableParallelism } from 'node:os'
 import { ConfigError, loadConfig } from '../../src/config'
 
 describe('configuration', () => {
@@ -17,6 +18,9 @@ describe('configuration', () => {
       adminPassword: undefined,
       defaultTimezone: 'UTC',
       maxFileSize: 104857600,
+      uploadQuota: 2147483648,
+      loginConcurrency: Math.max(1, availableParallelism() - 1),
+      trustedProxies: [],
       logLevel: 'info',
       locale: 'en',
     })
@@ -50,6 +54,13 @@ describe('configuration', () => {
     expect(config.locale).toBe('zh')
   })
 
+  test('trusted proxies are a list of addresses; a quota of 0 means none', () => {
+    const config = loadConfig({ TRUSTED_PROXIES: ' 127.0.0.1, ::1 ,', UPLOAD_QUOTA: '0', LOGIN_CONCURRENCY: '3' })
+    expect(config.trustedProxies).toEqual(['127.0.0.1', '::1'])
+    expect(config.uploadQuota).toBe(0)
+    expect(config.loginConcurrency).toBe(3)
+  })
+
   const bad: [string, Record<string, string>][] = [
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -68,6 +79,9 @@ describe('configuration', () => {
     ['DEFAULT_TIMEZONE', { DEFAULT_TIMEZONE: 'Mars/Olympus' }],
     ['MAX_FILE_SIZE', { MAX_FILE_SIZE: '0' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['UPLOAD_QUOTA', { UPLOAD_QUOTA: '-1' }],
+    ['LOGIN_CONCURRENCY', { LOGIN_CONCURRENCY: '0' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '127.0.0.1, proxy.internal' }],
   ]
   test.each(bad)('a bad %s stops the start with a message naming it', (setting, env) => {
     let thrown: unknown

@@ -46,15 +46,23 @@ export const refreshTokens = sqliteTable(
   ],
 )
 
-/** Failed logins per lower-cased username, for throttling. */
+/**
+ * Failed sign-ins, for throttling: by lower-cased username and the client's address
+ * (null when the address is unknown). Rows older than the throttle window are purged.
+ */
 export const loginFailures = sqliteTable(
   'login_failures',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     usernameKey: text('username_key').notNull(),
+    address: text('address'),
     failedAt: integer('failed_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (t) => [index('login_failures_key_time_idx').on(t.usernameKey, t.failedAt)],
+  (t) => [
+    index('login_failures_key_time_idx').on(t.usernameKey, t.failedAt),
+    index('login_failures_address_time_idx').on(t.address, t.failedAt),
+    index('login_failures_time_idx').on(t.failedAt),
+  ],
 )
 
 /** Small key/value facts the service keeps about itself (e.g. the generated JWT secret). */
