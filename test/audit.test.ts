@@ -80,7 +80,7 @@ const STEPS: Step[] = [
     entry: { actorId: 1, action: 'user.update', resource: 'user', resourceId: '2' },
   },
   { method: 'PUT', path: '/api/v1/admin/users/99', body: { name: 'Nobody' }, status: 404 },
-  { method: 'PUT', path: '/api/v1/admin/users/1', body: { status: 0 }, status: 409 },
+  { method: 'PUT', path: '/api/v1/admin/users/1', body: { status: 0 }, status: 403 },
   {
     method: 'PUT',
     path: '/api/v1/admin/users/2/password',
@@ -211,7 +211,7 @@ const STEPS: Step[] = [
     status: 200,
     entry: { actorId: 1, action: 'role.revoke', resource: 'user', resourceId: '2' },
   },
-  { method: 'POST', path: '/api/v1/admin/roles/revoke', body: { user_id: 1, role_name: 'admin' }, status: 409 },
+  { method: 'POST', path: '/api/v1/admin/roles/revoke', body: { user_id: 1, role_name: 'admin' }, status: 403 },
   { method: 'DELETE', path: '/api/v1/admin/roles/1', status: 403 },
   {
     method: 'POST',
@@ -354,7 +354,7 @@ const STEPS: Step[] = [
     status: 200,
     entry: { actorId: 1, action: 'user.delete', resource: 'user', resourceId: '2' },
   },
-  { method: 'DELETE', path: '/api/v1/admin/users/1', status: 409 },
+  { method: 'DELETE', path: '/api/v1/admin/users/1', status: 403 },
   {
     method: 'POST',
     path: '/api/v1/admin/employees',

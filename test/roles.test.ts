@@ -241,11 +241,13 @@ describe('assign and revoke', () => {
     expect((await req(t.app, 'GET', '/api/v1/admin/departments', { token: alice.token })).status).toBe(200)
   })
 
-  test('the last enabled administrator cannot lose admin (409)', async () => {
+  test('an administrator cannot revoke its own admin through the admin route (403); it keeps admin', async () => {
     const reply = await req(t.app, 'POST', `${ROLES}/revoke`, { token: admin, body: { user_id: 1, role_name: 'admin' } })
-    expect(reply.status).toBe(409)
     expect(reply.body).toEqual(
-      errorBody(409, 'User 1 is the last enabled administrator and cannot lose role admin; make another user admin first'),
+      errorBody(
+        403,
+        'You cannot revoke roles of your own account through an administrator route; use PUT /api/v1/auth/me or PUT /api/v1/auth/password, or ask another administrator',
+      ),
     )
     expect((await req(t.app, 'GET', `${ROLES}/users/1`, { token: admin })).body.data.map((r: { name: string }) => r.name)).toEqual([
       'admin',
@@ -399,32 +401,38 @@ describe('nobody hands out more than they hold', () => {
     delegate = await makeUser(t.app, admin, 'delegate', ['assigner'])
   })
 
-  test('a role whose permissions the caller holds can be given and taken', async () => {
-    expect(
-      (await req(t.app, 'POST', `${ROLES}/assign`, { token: delegate.token, body: { user_id: alice.id, role_name: 'reader' } })).status,
-    ).toBe(200)
-    expect(
-      (await req(t.app, 'POST', `${ROLES}/revoke`, { token: delegate.token, body: { user_id: alice.id, role_name: 'reader' } })).status,
-    ).toBe(200)
+  test('a role whose permissions the caller holds can be given to and taken from an account that holds no more', async () => {
+    const plain = await makeUser(t.app, admin, 'plain')
+    for (const verb of ['assign', 'revoke'])
+      expect(
+        (await req(t.app, 'POST', `${ROLES}/${verb}`, { token: delegate.token, body: { user_id: plain.id, role_name: 'reader' } })).body,
+      ).toEqual(okBody(null, verb === 'assign' ? 'Role assigned' : 'Role revoked'))
   })
 
-  test('giving oneself admin → 403 naming what the caller lacks, and nothing changes', async () => {
-    const reply = await req(t.app, 'POST', `${ROLES}/assign`, { token: delegate.token, body: { user_id: delegate.id, role_name: 'admin' } })
-    const held = ['roles:assign', 'permissions:grant', 'departments:read', 'users:read', 'users:update']
-    const lacking = [...CATALOGUE.map((p) => p.name), 'reports:read', 'reports:export'].filter((name) => !held.includes(name))
-    expect(reply.status).toBe(403)
-    expect(reply.body).toEqual(
-      errorBody(403, `You cannot assign the role admin: it involves ${lacking.join(', ')}, which your own roles do not grant`),
-    )
+  test('giving oneself admin, or admin to another → 403 naming what the caller lacks, and nothing changes', async () => {
+    const SELF = (what: string) =>
+      `You cannot ${what} your own account through an administrator route; use PUT /api/v1/auth/me or PUT /api/v1/auth/password, or ask another administrator`
+    const self = await req(t.app, 'POST', `${ROLES}/assign`, { token: delegate.token, body: { user_id: delegate.id, role_name: 'admin' } })
+    expect(self.body).toEqual(errorBody(403, SELF('assign roles of')))
     const viaUsers = await req(t.app, 'PUT', `/api/v1/admin/users/${delegate.id}`, {
       token: delegate.token,
       body: { roles: ['assigner', 'admin'] },
     })
-    expect(viaUsers.status).toBe(403)
-    expect(viaUsers.body.message).toStartWith('You cannot change these roles: it involves users:create, ')
-    expect(
-      (await req(t.app, 'GET', `${ROLES}/users/${delegate.id}`, { token: admin })).body.data.map((r: { name: string }) => r.name),
-    ).toEqual(['assigner'])
+    expect(viaUsers.body).toEqual(errorBody(403, SELF('change')))
+
+    const other = await makeUser(t.app, admin, 'other')
+    const reply = await req(t.app, 'POST', `${ROLES}/assign`, { token: delegate.token, body: { user_id: other.id, role_name: 'admin' } })
+    const held = ['roles:assign', 'permissions:grant', 'departments:read', 'users:read', 'users:update']
+    const lacking = [...CATALOGUE.map((p) => p.name), 'reports:read', 'reports:export'].filter((name) => !held.includes(name)).sort()
+    expect(reply.body).toEqual(
+      errorBody(403, `You cannot assign the role admin: it involves ${lacking.join(', ')}, which your own roles do not grant`),
+    )
+    const otherViaUsers = await req(t.app, 'PUT', `/api/v1/admin/users/${other.id}`, { token: delegate.token, body: { roles: ['admin'] } })
+    expect(otherViaUsers.body.message).toStartWith('You cannot change these roles: it involves attendance:clock, ')
+    for (const id of [delegate.id, other.id])
+      expect((await req(t.app, 'GET', `${ROLES}/users/${id}`, { token: admin })).body.data.map((r: { name: string }) => r.name)).toEqual(
+        id === delegate.id ? ['assigner'] : [],
+      )
   })
 
   test('granting a permission the caller lacks → 403', async () => {

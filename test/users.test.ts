@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { count, eq } from 'drizzle-orm'
 import { permissions, rolePermissions, roles, userRoles, users } from '../src/db/schema'
-import { errorBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp, BAD_ID, invalidBody } from './helpers'
+import { ADMIN_PASSWORD, errorBody, login, loginAdmin, makeUser, NOW, okBody, req, startApp, type TestApp, BAD_ID, invalidBody } from './helpers'
 
 const BASE = '/api/v1/admin/users'
 
@@ -379,39 +379,37 @@ describe('update', () => {
   })
 })
 
-describe('the last enabled administrator', () => {
-  const LAST = (change: string) =>
-    errorBody(409, `User 1 is the last enabled administrator and cannot ${change}; make another user admin first`)
+describe('the administrator’s own account', () => {
+  const SELF = (what: string) =>
+    errorBody(
+      403,
+      `You cannot ${what} your own account through an administrator route; use PUT /api/v1/auth/me or PUT /api/v1/auth/password, or ask another administrator`,
+    )
 
-  test('cannot be deleted, disabled or lose role admin (409), and stays as it was', async () => {
+  test('cannot be changed, disabled, demoted, reset or deleted through the admin routes (403), and stays as it was', async () => {
     const deleted = await req(t.app, 'DELETE', `${BASE}/1`, { token: admin })
-    expect(deleted.status).toBe(409)
-    expect(deleted.body).toEqual(LAST('be deleted'))
-
+    expect(deleted.body).toEqual(SELF('delete'))
     const disabled = await req(t.app, 'PUT', `${BASE}/1`, { token: admin, body: { status: 0 } })
-    expect(disabled.status).toBe(409)
-    expect(disabled.body).toEqual(LAST('be disabled'))
-
+    expect(disabled.body).toEqual(SELF('change'))
     const demoted = await req(t.app, 'PUT', `${BASE}/1`, { token: admin, body: { roles: ['employee'] } })
-    expect(demoted.status).toBe(409)
-    expect(demoted.body).toEqual(LAST('lose role admin'))
+    expect(demoted.body).toEqual(SELF('change'))
+    const reset = await req(t.app, 'PUT', `${BASE}/1/password`, { token: admin, body: { password: 'my-own-new-pass' } })
+    expect(reset.body).toEqual(SELF('set the password of'))
 
     expect(await userRow(1)).toMatchObject({ username: 'admin', status: 1 })
     expect(await rolesInDb(1)).toEqual(['admin'])
+    expect(await login(t.app, 'admin', ADMIN_PASSWORD)).toBeString()
   })
 
-  test('a disabled administrator does not count as another one', async () => {
-    // Dora (4) is disabled; giving her admin leaves user 1 the last enabled one
+  test('a disabled administrator may lose admin freely', async () => {
+    // Dora (4) is disabled; giving her admin and taking it back changes no one's access
     const dora = await req(t.app, 'PUT', `${BASE}/4`, { token: admin, body: { roles: ['admin'] } })
     expect(dora.body.data.roles).toEqual(['admin'])
-    const deleted = await req(t.app, 'DELETE', `${BASE}/1`, { token: admin })
-    expect(deleted.body).toEqual(LAST('be deleted'))
-    // and a disabled admin may lose admin freely
     const back = await req(t.app, 'PUT', `${BASE}/4`, { token: admin, body: { roles: [] } })
     expect(back.body.data.roles).toEqual([])
   })
 
-  test('once another enabled admin exists each of them may be disabled, demoted or deleted', async () => {
+  test('once another enabled admin exists each may disable, demote or delete the other', async () => {
     const created = await req(t.app, 'POST', BASE, {
       token: admin,
       body: { username: 'carol', password: 'carol-pass-1', name: 'Carol', roles: ['admin'] },
@@ -430,16 +428,13 @@ describe('the last enabled administrator', () => {
     const enabled = await req(t.app, 'PUT', `${BASE}/5`, { token: admin, body: { status: 1 } })
     expect(enabled.body.data.status).toBe(1)
 
-    // user 1 may lose admin while Carol holds it; Carol is then the last one
-    const demoted = await req(t.app, 'PUT', `${BASE}/1`, { token: admin, body: { roles: ['employee'] } })
+    // Carol may take admin from user 1; Carol is then the last one, and cannot delete herself either way
+    const demoted = await req(t.app, 'PUT', `${BASE}/1`, { token: carol, body: { roles: ['employee'] } })
     expect(demoted.body).toEqual(okBody({ ...ADMIN_USER, roles: ['employee'] }, 'User updated'))
     const nowForbidden = await req(t.app, 'GET', BASE, { token: admin })
     expect(nowForbidden.status).toBe(403)
-
-    const carolLast = await req(t.app, 'DELETE', `${BASE}/5`, { token: carol })
-    expect(carolLast.body).toEqual(
-      errorBody(409, 'User 5 is the last enabled administrator and cannot be deleted; make another user admin first'),
-    )
+    const carolSelf = await req(t.app, 'DELETE', `${BASE}/5`, { token: carol })
+    expect(carolSelf.body).toEqual(SELF('delete'))
 
     // Carol gives admin back to user 1, who then deletes Carol
     const restored = await req(t.app, 'PUT', `${BASE}/1`, { token: carol, body: { roles: ['admin'] } })
@@ -586,5 +581,33 @@ describe('permissions', () => {
     const reply = await req(t.app, 'GET', BASE, { token: reader })
     expect(reply.status).toBe(403)
     expect(reply.body).toEqual(errorBody(403, 'Your roles do not grant the permission users:read; ask an administrator for it'))
+  })
+})
+
+describe('the last enabled administrator', () => {
+  const LAST = (change: string) =>
+    errorBody(409, `User 1 is the last enabled administrator and cannot ${change}; make another user admin first`)
+
+  test('a holder of every permission without role admin still cannot delete, disable or demote it (409)', async () => {
+    const { db } = t.deps.database
+    const at = new Date(NOW)
+    const [role] = await db.insert(roles).values({ name: 'all_rights', displayName: 'All rights', createdAt: at, updatedAt: at }).returning()
+    const every = await db.select().from(permissions)
+    await db.insert(rolePermissions).values(every.map((permission) => ({ roleId: role.id, permissionId: permission.id, createdAt: at })))
+    // a disabled admin does not count as another one
+    const reader = await req(t.app, 'PUT', `${BASE}/6`, { token: admin, body: { roles: ['admin'], status: 0 } })
+    expect(reader.body.data).toMatchObject({ roles: ['admin'], status: 0 })
+    const owner = await makeUser(t.app, admin, 'owner', ['all_rights'])
+
+    const deleted = await req(t.app, 'DELETE', `${BASE}/1`, { token: owner.token })
+    expect(deleted.body).toEqual(LAST('be deleted'))
+    const disabled = await req(t.app, 'PUT', `${BASE}/1`, { token: owner.token, body: { status: 0 } })
+    expect(disabled.body).toEqual(LAST('be disabled'))
+    const demoted = await req(t.app, 'PUT', `${BASE}/1`, { token: owner.token, body: { roles: ['employee'] } })
+    expect(demoted.body).toEqual(LAST('lose role admin'))
+    const revoked = await req(t.app, 'POST', '/api/v1/admin/roles/revoke', { token: owner.token, body: { user_id: 1, role_name: 'admin' } })
+    expect(revoked.body).toEqual(LAST('lose role admin'))
+    expect(await userRow(1)).toMatchObject({ username: 'admin', status: 1 })
+    expect(await rolesInDb(1)).toEqual(['admin'])
   })
 })

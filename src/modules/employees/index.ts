@@ -11,7 +11,7 @@ const detail = (summary: string) => ({ tags: ['Employees'], summary })
 export const employeesController = (guard: AuthGuard, reply: Replier, employees: EmployeesService) =>
   new Elysia({ name: 'employees', prefix: '/api/v1/admin/employees' })
     .use(guard)
-    .post('', async ({ body, actor, set }) => reply.created(set, await employees.create(body, actor), 'Employee created'), {
+    .post('', async ({ body, actor, principal, set }) => reply.created(set, await employees.create(body, actor, principal), 'Employee created'), {
       permission: 'employees:create',
       body: CreateEmployeeBody,
       response: { 201: Envelope(Employee) },
@@ -29,14 +29,14 @@ export const employeesController = (guard: AuthGuard, reply: Replier, employees:
       response: Envelope(Employee),
       detail: detail('Read an employee'),
     })
-    .put('/:id', async ({ params, body, actor }) => reply.ok(await employees.update(params.id, body, actor), 'Employee updated'), {
+    .put('/:id', async ({ params, body, actor, principal }) => reply.ok(await employees.update(params.id, body, actor, principal), 'Employee updated'), {
       permission: 'employees:update',
       params: IdParams,
       body: UpdateEmployeeBody,
       response: Envelope(Employee),
       detail: detail('Update an employee; null clears a field'),
     })
-    .delete('/:id', async ({ params, actor }) => reply.ok(await employees.remove(params.id, actor).then(() => null), 'Employee deleted'), {
+    .delete('/:id', async ({ params, actor, principal }) => reply.ok(await employees.remove(params.id, actor, principal).then(() => null), 'Employee deleted'), {
       permission: 'employees:delete',
       params: IdParams,
       response: Envelope(t.Null()),

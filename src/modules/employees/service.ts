@@ -9,9 +9,10 @@ import { hashPassword } from '../../lib/password'
 import { isForeignKeyViolation, isUniqueViolation, uniqueViolationTarget } from '../../lib/sqlite-errors'
 import { optionalText, requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
-import type { AccessResolver } from '../rbac/access'
+import type { AccessResolver, Principal } from '../rbac/access'
 import { EMPLOYEE_ROLE } from '../rbac/catalogue'
-import { findRoleId, grantRole } from '../rbac/repository'
+import { requireLink, requireRoles, type LinkChange } from '../rbac/people'
+import { findRoleId, findRolesByName, grantRole, roleNamesByUser } from '../rbac/repository'
 import { insertUser } from '../users/repository'
 import { usernameTaken } from '../users/service'
 import type { CreateEmployeeInput, EmployeeListQuery, EmployeeResponse, UpdateEmployeeInput } from './model'
@@ -74,9 +75,24 @@ function conflictFor(error: unknown, input: { employee_no?: string | null; user_
 export function createEmployeesService({ database, clock, access }: { database: Database; clock: Clock; access: AccessResolver }) {
   const { db } = database
 
-  /** Links a user to the employee and makes sure the user holds role employee. */
-  const grantEmployeeRole = async (tx: Tx, userId: number, at: Date) => {
-    await grantRole(tx, userId, (await findRoleId(tx, EMPLOYEE_ROLE))!, at)
+  /**
+   * A change of the account linked to a record, checked by the one rule for people; the account
+   * linked now holds role employee, and giving it that role is audited as the role change it is.
+   */
+  const changeLink = async (tx: Tx, principal: Principal, actor: Actor, change: LinkChange, at: Date) => {
+    await requireLink(tx, principal, change)
+    if (change.to === null || change.to === change.from) return
+    const roles = async () => (await roleNamesByUser(tx, [change.to!])).get(change.to!) ?? []
+    const before = await roles()
+    if (before.includes(EMPLOYEE_ROLE)) return
+    await grantRole(tx, change.to, (await findRoleId(tx, EMPLOYEE_ROLE))!, at)
+    await recordAudit(tx, actor, at, {
+      action: 'role.assign',
+      resource: 'user',
+      resourceId: change.to,
+      before: { roles: before },
+      after: { roles: await roles() },
+    })
   }
 
   const get = async (id: number): Promise<EmployeeResponse> => {
@@ -98,7 +114,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
       return p1(rows.map(toEmployeeResponse), total, window)
     },
 
-    async create(input: CreateEmployeeInput, actor: Actor): Promise<EmployeeResponse> {
+    async create(input: CreateEmployeeInput, actor: Actor, principal: Principal): Promise<EmployeeResponse> {
       if ((input.username === undefined) !== (input.password === undefined))
         throw new ValidationError('Send username and password together to create a linked account', [
           { field: input.username === undefined ? 'username' : 'password', message: 'is required with the other' },
@@ -116,10 +132,11 @@ export function createEmployeesService({ database, clock, access }: { database: 
           await checkReferences(tx, input)
           let userId = input.user_id ?? null
           if (input.username !== undefined && passwordHash !== null) {
+            await requireRoles(tx, principal, await findRolesByName(tx, [EMPLOYEE_ROLE]), 'give a new account role employee')
             const user = await insertUser(tx, { username: input.username, passwordHash, name, status: 1, createdAt: now, updatedAt: now })
             userId = user.id
           }
-          if (userId !== null) await grantEmployeeRole(tx, userId, now)
+          if (userId !== null) await changeLink(tx, principal, actor, { from: null, to: userId, existingRecord: false }, now)
           const id = await repo.insertEmployee(tx, {
             name,
             employeeNo: optionalText(input.employee_no),
@@ -146,7 +163,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
       }
     },
 
-    async update(id: number, input: UpdateEmployeeInput, actor: Actor): Promise<EmployeeResponse> {
+    async update(id: number, input: UpdateEmployeeInput, actor: Actor, principal: Principal): Promise<EmployeeResponse> {
       checkHireDate(input.hire_date)
       const now = clock.now()
       let previousUserId: number | null = null
@@ -157,7 +174,8 @@ export function createEmployeesService({ database, clock, access }: { database: 
           if (!current) throw missing(id)
           previousUserId = current.userId
           await checkReferences(tx, input)
-          if (input.user_id) await grantEmployeeRole(tx, input.user_id, now)
+          if (input.user_id !== undefined)
+            await changeLink(tx, principal, actor, { from: current.userId, to: input.user_id, existingRecord: true }, now)
           await repo.updateEmployee(tx, id, {
             name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
             employeeNo: optionalText(input.employee_no),
@@ -192,7 +210,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
       return updated
     },
 
-    async remove(id: number, actor: Actor): Promise<void> {
+    async remove(id: number, actor: Actor, principal: Principal): Promise<void> {
       const now = clock.now()
       let userId: number | null = null
       try {
@@ -200,6 +218,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
           const current = await repo.findEmployee(tx, id)
           if (!current) throw missing(id)
           userId = current.userId
+          await requireLink(tx, principal, { from: current.userId, to: null, existingRecord: true })
           await repo.deleteEmployee(tx, id)
           await recordAudit(tx, actor, now, { action: 'employee.delete', resource: 'employee', resourceId: id, before: toEmployeeResponse(current) })
         })

@@ -109,7 +109,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
     })
     .put(
       '/:id',
-      async ({ params, body, actor, locale }) => reply.ok(await rbac.updateRole(params.id, body, actor, locale), 'Role updated'),
+      async ({ params, body, actor, principal, locale }) => reply.ok(await rbac.updateRole(params.id, body, actor, principal, locale), 'Role updated'),
       {
         permission: 'roles:update',
         params: IdParams,
@@ -118,7 +118,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
         detail: roleDetail('Update a role; its name stays'),
       },
     )
-    .delete('/:id', async ({ params, actor }) => reply.ok(await rbac.removeRole(params.id, actor).then(() => null), 'Role deleted'), {
+    .delete('/:id', async ({ params, actor, principal }) => reply.ok(await rbac.removeRole(params.id, actor, principal).then(() => null), 'Role deleted'), {
       permission: 'roles:delete',
       params: IdParams,
       response: Done,

@@ -22,6 +22,7 @@ import type {
   RoleResponse,
   UpdateRoleInput,
 } from './model'
+import { requireAccount, requireRoles } from './people'
 import * as repo from './repository'
 
 export function toRoleResponse(row: repo.RoleRow, locale: Locale): RoleResponse {
@@ -66,19 +67,6 @@ async function permissionByName(db: Queryable, name: string): Promise<repo.Permi
   const permission = await repo.findPermissionByName(db, name)
   if (!permission) throw new NotFoundError(`Permission "${name}" does not exist`)
   return permission
-}
-
-/**
- * Nobody hands out more than they hold: giving or taking a role, or a permission of a
- * role, needs every permission involved. Otherwise `roles:assign` alone would let its
- * holder make themselves admin.
- */
-export async function assertMayDelegate(db: Queryable, principal: Principal, roles: Pick<repo.RoleRow, 'id' | 'name'>[], what: string) {
-  const names = new Set<string>()
-  for (const role of roles) for (const permission of await repo.permissionsOfRole(db, role)) names.add(permission.name)
-  const lacking = [...names].filter((name) => !allows(principal.ability, name))
-  if (lacking.length > 0)
-    throw new ForbiddenError(`You cannot ${what}: it involves ${lacking.join(', ')}, which your own roles do not grant`)
 }
 
 export function createRbacService({ database, clock, access }: { database: Database; clock: Clock; access: AccessResolver }) {
@@ -126,7 +114,7 @@ export function createRbacService({ database, clock, access }: { database: Datab
       return toRoleResponse(row, locale)
     },
 
-    async updateRole(id: number, input: UpdateRoleInput, actor: Actor, locale: Locale): Promise<RoleResponse> {
+    async updateRole(id: number, input: UpdateRoleInput, actor: Actor, principal: Principal, locale: Locale): Promise<RoleResponse> {
       const now = clock.now()
       const row = await database.write(async (tx) => {
         const before = await repo.findRole(tx, id)
@@ -136,6 +124,8 @@ export function createRbacService({ database, clock, access }: { database: Datab
             { field: 'name', message: 'cannot be changed' },
           ])
         if (before.name === ADMIN_ROLE && input.status === 0) throw new ForbiddenError('The role admin cannot be disabled')
+        if (input.status !== undefined && input.status !== before.status)
+          await requireRoles(tx, principal, [before], `${input.status === 1 ? 'enable' : 'disable'} the role ${before.name}`)
         const after = (await repo.updateRole(tx, id, {
           displayName: input.display_name === undefined ? undefined : requiredText(input.display_name, 'display_name'),
           description: input.description?.trim(),
@@ -155,7 +145,7 @@ export function createRbacService({ database, clock, access }: { database: Datab
       return toRoleResponse(row, locale)
     },
 
-    async removeRole(id: number, actor: Actor): Promise<void> {
+    async removeRole(id: number, actor: Actor, principal: Principal): Promise<void> {
       const now = clock.now()
       await database.write(async (tx) => {
         const role = await repo.findRole(tx, id)
@@ -164,6 +154,7 @@ export function createRbacService({ database, clock, access }: { database: Datab
         // new employees' accounts are given this role
         if (role.name === EMPLOYEE_ROLE)
           throw new ForbiddenError('The built-in role employee cannot be deleted; disable it or remove its permissions instead')
+        await requireRoles(tx, principal, [role], `delete the role ${role.name}`)
         const holders = await repo.holdersOfRole(tx, id)
         const permissions = await repo.permissionsOfRole(tx, role)
         await repo.deleteRole(tx, id)
@@ -263,7 +254,8 @@ export function createRbacService({ database, clock, access }: { database: Datab
       const user = await findUserById(tx, userId)
       if (!user) throw new NotFoundError(`User ${userId} does not exist`)
       const role = await roleByName(tx, role_name)
-      await assertMayDelegate(tx, principal, [role], `${verb} the role ${role.name}`)
+      await requireAccount(tx, principal, userId, `${verb} roles of`)
+      await requireRoles(tx, principal, [role], `${verb} the role ${role.name}`)
       const before = (await repo.rolesOfUser(tx, userId)).map((r) => r.name)
       if (verb === 'assign') await repo.grantRole(tx, userId, role.id, now)
       else {

@@ -36,7 +36,7 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
       response: Envelope(User),
       detail: detail('Update a user; `roles` replaces the roles held'),
     })
-    .delete('/:id', async ({ params, actor }) => reply.ok(await users.remove(params.id, actor).then(() => null), 'User deleted'), {
+    .delete('/:id', async ({ params, actor, principal }) => reply.ok(await users.remove(params.id, actor, principal).then(() => null), 'User deleted'), {
       permission: 'users:delete',
       params: IdParams,
       response: Envelope(t.Null()),
@@ -44,8 +44,11 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
     })
     .put(
       '/:id/password',
-      async ({ params, body, actor }) =>
-        reply.ok(await users.setPassword(params.id, body.password, actor).then(() => null), 'Password set; the user was signed out everywhere'),
+      async ({ params, body, actor, principal }) =>
+        reply.ok(
+          await users.setPassword(params.id, body.password, actor, principal).then(() => null),
+          'Password set; the user was signed out everywhere',
+        ),
       {
         permission: 'users:update',
         params: IdParams,

@@ -10,7 +10,7 @@ import { recordAudit, type Actor } from '../audit/recorder'
 import type { AccessResolver, Principal } from '../rbac/access'
 import { ADMIN_ROLE } from '../rbac/catalogue'
 import { countActiveAdmins, findRolesByName, replaceUserRoles, roleNamesByUser, rolesOfUser } from '../rbac/repository'
-import { assertMayDelegate } from '../rbac/service'
+import { requireAccount, requireRoles } from '../rbac/people'
 import type { CreateUserInput, UpdateUserInput, UserListQuery, UserResponse } from './model'
 import * as repo from './repository'
 
@@ -94,7 +94,7 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
       try {
         return await database.write(async (tx) => {
           const roles = await resolveRoles(tx, input.roles ?? [])
-          await assertMayDelegate(tx, principal, roles, 'give these roles')
+          await requireRoles(tx, principal, roles, 'give these roles')
           const row = await repo.insertUser(tx, {
             username: input.username,
             passwordHash,
@@ -122,6 +122,7 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
       try {
         const result = await database.write(async (tx) => {
           const { before, keepAnotherAdmin } = await loadForChange(tx, id)
+          await requireAccount(tx, principal, id, 'change')
           if (input.status === 0) await keepAnotherAdmin('be disabled')
           if (input.roles && !input.roles.includes(ADMIN_ROLE)) await keepAnotherAdmin('lose role admin')
 
@@ -129,7 +130,7 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
             const roles = await resolveRoles(tx, input.roles)
             const wanted = new Set(roles.map((role) => role.name))
             const changed = [...roles.filter((role) => !before.roles.includes(role.name)), ...(await rolesOfUser(tx, id)).filter((role) => !wanted.has(role.name))]
-            await assertMayDelegate(tx, principal, changed, 'change these roles')
+            await requireRoles(tx, principal, changed, 'change these roles')
             await replaceUserRoles(tx, id, roles.map((role) => role.id), now)
           }
           const row = await repo.updateUser(tx, id, {
@@ -153,10 +154,11 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
       }
     },
 
-    async remove(id: number, actor: Actor): Promise<void> {
+    async remove(id: number, actor: Actor, principal: Principal): Promise<void> {
       const now = clock.now()
       await database.write(async (tx) => {
         const { before, keepAnotherAdmin } = await loadForChange(tx, id)
+        await requireAccount(tx, principal, id, 'delete')
         await keepAnotherAdmin('be deleted')
         await repo.deleteUser(tx, id)
         await recordAudit(tx, actor, now, { action: 'user.delete', resource: 'user', resourceId: id, before })
@@ -165,10 +167,14 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
     },
 
     /** An administrator sets a new password; every session of that user ends. */
-    async setPassword(id: number, password: string, actor: Actor): Promise<void> {
+    async setPassword(id: number, password: string, actor: Actor, principal: Principal): Promise<void> {
+      // refused before the slow hash too, so a caller who may not do this learns it at once
+      if (!(await repo.findUserById(db, id))) throw new NotFoundError(`User ${id} does not exist`)
+      await requireAccount(db, principal, id, 'set the password of')
       const passwordHash = await hashPassword(password)
       const now = clock.now()
       await database.write(async (tx) => {
+        await requireAccount(tx, principal, id, 'set the password of')
         const row = await repo.updateUser(tx, id, { passwordHash, updatedAt: now })
         if (!row) throw new NotFoundError(`User ${id} does not exist`)
         await repo.bumpTokenVersion(tx, id, now)

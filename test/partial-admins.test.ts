@@ -1,0 +1,345 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { errorBody, login, loginAdmin, makeUser, req, startApp, type TestApp } from './helpers'
+
+/*
+ * Issue 19: partial administrators. For every admin route that changes an account, a role, or the link
+ * between an account and an employee, a role holding just that route's permission tries it against an
+ * account or role that holds more than it does: 403 naming what it lacks, and nothing changes. Every
+ * other changing route is listed with why it touches no one's access, so a new route must be placed.
+ */
+
+const t: TestApp = await startApp()
+afterAll(() => t.close())
+const admin = await loginAdmin(t.app)
+
+const SELF = (what: string) =>
+  `You cannot ${what} your own account through an administrator route; use PUT /api/v1/auth/me or PUT /api/v1/auth/password, or ask another administrator`
+const ACCOUNT = (what: string, id: number, lacking: string[]) =>
+  `You cannot ${what} user ${id}: that account holds ${lacking.join(', ')}, which your own roles do not grant`
+const INVOLVES = (what: string, lacking: string[]) => `You cannot ${what}: it involves ${lacking.join(', ')}, which your own roles do not grant`
+
+const EMPLOYEE_ROLE_PERMISSIONS = ['attendance:clock', 'attendance:view', 'salaries:read_own']
+const PAYROLL = ['salaries:read', 'salaries:update']
+/** The CEO's account: role payroll, and role employee from being linked to an employee record. */
+const CEO_HOLDS = [...EMPLOYEE_ROLE_PERMISSIONS, ...PAYROLL].sort()
+
+let catalogue: string[] = []
+const ids = { admin2: 0, ceoUser: 0, ceoEmployee: 0, payrollRole: 0, plainUser: 0 }
+
+async function ok(method: string, path: string, body?: unknown) {
+  const reply = await req(t.app, method, path, { token: admin, body })
+  if (reply.status !== 200 && reply.status !== 201) throw new Error(`${method} ${path}: ${JSON.stringify(reply.body)}`)
+  return reply.body.data
+}
+
+/** A user whose only role grants exactly `permission`; the role is made through the API. */
+const clerks = new Map<string, { id: number; token: string }>()
+async function clerkWith(permission: string) {
+  let clerk = clerks.get(permission)
+  if (!clerk) {
+    const role = `only_${permission.replace(/[^a-z]/g, '_')}`
+    await ok('POST', '/api/v1/admin/roles', { name: role })
+    await ok('POST', '/api/v1/admin/roles/permissions/add', { role_name: role, permission_name: permission })
+    clerk = await makeUser(t.app, admin, `clerk-${role.replace(/_/g, '-')}`, [role])
+    clerks.set(permission, clerk)
+  }
+  return clerk
+}
+
+/** Every row of every table: what a refused request must leave alone. */
+async function everything() {
+  const { client } = t.deps.database
+  const tables = await client.execute(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+  const rows: Record<string, unknown[][]> = {}
+  for (const { name } of tables.rows) {
+    const result = await client.execute(`SELECT * FROM "${String(name)}"`)
+    rows[String(name)] = result.rows.map((row) => result.columns.map((column) => row[column]))
+  }
+  return rows
+}
+
+const allBut = (held: string[]) => catalogue.filter((name) => !held.includes(name))
+
+beforeAll(async () => {
+  catalogue = ((await ok('GET', '/api/v1/admin/permissions?page_size=100')).list as { name: string }[]).map((p) => p.name).sort()
+  ids.admin2 = (await makeUser(t.app, admin, 'second-admin', ['admin'])).id
+  await ok('POST', '/api/v1/admin/roles', { name: 'payroll' })
+  for (const permission of PAYROLL) await ok('POST', '/api/v1/admin/roles/permissions/add', { role_name: 'payroll', permission_name: permission })
+  ids.payrollRole = (await ok('GET', '/api/v1/admin/roles?search=payroll')).list[0].id
+  const ceo = await makeUser(t.app, admin, 'the-ceo', ['payroll'])
+  ids.ceoUser = ceo.id
+  ids.ceoEmployee = (await ok('POST', '/api/v1/admin/employees', { name: 'The CEO', user_id: ceo.id })).id
+  ids.plainUser = (await makeUser(t.app, admin, 'plain-user')).id
+  await ok('POST', '/api/v1/admin/salaries', {
+    employee_id: ids.ceoEmployee,
+    month: '2024-02',
+    basic_salary: 88000,
+  })
+})
+
+interface Attempt {
+  why: string
+  permission: string
+  method: string
+  path: () => string
+  body?: (clerk: { id: number }) => unknown
+  message: (clerk: { id: number }) => string
+}
+
+/** The reproductions of the issue and their relatives, each by a caller holding just the route's permission. */
+const ATTEMPTS: Attempt[] = [
+  {
+    why: 'reset the password of another administrator',
+    permission: 'users:update',
+    method: 'PUT',
+    path: () => `/api/v1/admin/users/1/password`,
+    body: () => ({ password: 'taken-over-123' }),
+    message: () => ACCOUNT('set the password of', 1, allBut(['users:update'])),
+  },
+  {
+    why: 'rename another administrator',
+    permission: 'users:update',
+    method: 'PUT',
+    path: () => `/api/v1/admin/users/${ids.admin2}`,
+    body: () => ({ name: 'Nobody' }),
+    message: () => ACCOUNT('change', ids.admin2, allBut(['users:update'])),
+  },
+  {
+    why: 'disable another administrator',
+    permission: 'users:update',
+    method: 'PUT',
+    path: () => `/api/v1/admin/users/${ids.admin2}`,
+    body: () => ({ status: 0 }),
+    message: () => ACCOUNT('change', ids.admin2, allBut(['users:update'])),
+  },
+  {
+    why: 'change one’s own account through the admin route',
+    permission: 'users:update',
+    method: 'PUT',
+    path: () => `/api/v1/admin/users/${clerks.get('users:update')?.id ?? 0}`,
+    body: () => ({ name: 'Me Myself' }),
+    message: () => SELF('change'),
+  },
+  {
+    why: 'delete another administrator while a third exists',
+    permission: 'users:delete',
+    method: 'DELETE',
+    path: () => `/api/v1/admin/users/${ids.admin2}`,
+    message: () => ACCOUNT('delete', ids.admin2, allBut(['users:delete'])),
+  },
+  {
+    why: 'create a user holding a role with more',
+    permission: 'users:create',
+    method: 'POST',
+    path: () => '/api/v1/admin/users',
+    body: () => ({ username: 'payroll-twin', password: 'twin-password-1', name: 'Twin', roles: ['payroll'] }),
+    message: () => INVOLVES('give these roles', PAYROLL),
+  },
+  {
+    why: 'link one’s own account to the CEO’s employee record',
+    permission: 'employees:update',
+    method: 'PUT',
+    path: () => `/api/v1/admin/employees/${ids.ceoEmployee}`,
+    body: (clerk) => ({ user_id: clerk.id }),
+    message: () => INVOLVES('link your own account to an employee record', [...CEO_HOLDS, 'attendance_records:read'].sort()),
+  },
+  {
+    why: 'unlink the CEO’s account',
+    permission: 'employees:update',
+    method: 'PUT',
+    path: () => `/api/v1/admin/employees/${ids.ceoEmployee}`,
+    body: () => ({ user_id: null }),
+    message: () => INVOLVES(`unlink user ${ids.ceoUser} from its employee record`, CEO_HOLDS),
+  },
+  {
+    why: 'give the CEO’s record to a plain account',
+    permission: 'employees:update',
+    method: 'PUT',
+    path: () => `/api/v1/admin/employees/${ids.ceoEmployee}`,
+    body: () => ({ user_id: ids.plainUser }),
+    message: () => INVOLVES(`link user ${ids.plainUser} to an employee record`, [...CEO_HOLDS, 'attendance_records:read'].sort()),
+  },
+  {
+    why: 'create an employee record linked to one’s own account',
+    permission: 'employees:create',
+    method: 'POST',
+    path: () => '/api/v1/admin/employees',
+    body: (clerk) => ({ name: 'Me Again', user_id: clerk.id }),
+    message: () =>
+      INVOLVES('link your own account to an employee record', [...EMPLOYEE_ROLE_PERMISSIONS, 'attendance_records:read', 'salaries:read'].sort()),
+  },
+  {
+    why: 'create an employee record linked to an administrator',
+    permission: 'employees:create',
+    method: 'POST',
+    path: () => '/api/v1/admin/employees',
+    body: () => ({ name: 'Admin Two', user_id: ids.admin2 }),
+    message: () => INVOLVES(`link user ${ids.admin2} to an employee record`, allBut(['employees:create'])),
+  },
+  {
+    why: 'create an employee with a new account holding role employee, which the caller does not hold',
+    permission: 'employees:create',
+    method: 'POST',
+    path: () => '/api/v1/admin/employees',
+    body: () => ({ name: 'New Hire', username: 'new-hire', password: 'new-hire-password-1' }),
+    message: () => INVOLVES('give a new account role employee', EMPLOYEE_ROLE_PERMISSIONS),
+  },
+  {
+    why: 'delete the CEO’s employee record, taking the account’s identity',
+    permission: 'employees:delete',
+    method: 'DELETE',
+    path: () => `/api/v1/admin/employees/${ids.ceoEmployee}`,
+    message: () => INVOLVES(`unlink user ${ids.ceoUser} from its employee record`, CEO_HOLDS),
+  },
+  {
+    why: 'disable a role with more',
+    permission: 'roles:update',
+    method: 'PUT',
+    path: () => `/api/v1/admin/roles/${ids.payrollRole}`,
+    body: () => ({ status: 0 }),
+    message: () => INVOLVES('disable the role payroll', PAYROLL),
+  },
+  {
+    why: 'disable role employee for everyone',
+    permission: 'roles:update',
+    method: 'PUT',
+    path: () => '/api/v1/admin/roles/2',
+    body: () => ({ status: 0 }),
+    message: () => INVOLVES('disable the role employee', EMPLOYEE_ROLE_PERMISSIONS),
+  },
+  {
+    why: 'delete a role with more, stripping it from its holders',
+    permission: 'roles:delete',
+    method: 'DELETE',
+    path: () => `/api/v1/admin/roles/${ids.payrollRole}`,
+    message: () => INVOLVES('delete the role payroll', PAYROLL),
+  },
+  {
+    why: 'assign a role to an administrator (a change to an account that holds more)',
+    permission: 'roles:assign',
+    method: 'POST',
+    path: () => '/api/v1/admin/roles/assign',
+    body: () => ({ user_id: ids.admin2, role_name: 'only_roles_assign' }),
+    message: () => ACCOUNT('assign roles of', ids.admin2, allBut(['roles:assign'])),
+  },
+  {
+    why: 'revoke role payroll from the CEO',
+    permission: 'roles:assign',
+    method: 'POST',
+    path: () => '/api/v1/admin/roles/revoke',
+    body: () => ({ user_id: ids.ceoUser, role_name: 'payroll' }),
+    message: () => ACCOUNT('revoke roles of', ids.ceoUser, CEO_HOLDS),
+  },
+  {
+    why: 'revoke one’s own role through the admin route',
+    permission: 'roles:assign',
+    method: 'POST',
+    path: () => '/api/v1/admin/roles/revoke',
+    body: (clerk) => ({ user_id: clerk.id, role_name: 'only_roles_assign' }),
+    message: () => SELF('revoke roles of'),
+  },
+  {
+    why: 'add a permission it does not hold to its own role',
+    permission: 'permissions:grant',
+    method: 'POST',
+    path: () => '/api/v1/admin/roles/permissions/add',
+    body: () => ({ role_name: 'only_permissions_grant', permission_name: 'users:delete' }),
+    message: () => 'You cannot add users:delete: your own roles do not grant it',
+  },
+  {
+    why: 'remove a permission from a role with more',
+    permission: 'permissions:grant',
+    method: 'POST',
+    path: () => '/api/v1/admin/roles/permissions/remove',
+    body: () => ({ role_name: 'payroll', permission_name: 'salaries:read' }),
+    message: () => 'You cannot remove salaries:read: your own roles do not grant it',
+  },
+]
+
+/** Changing routes that act on no account, role or link, with why. */
+const NOT_ABOUT_PEOPLE: Record<string, string> = {
+  'POST /api/v1/admin/roles': 'a new role holds no permission and no user',
+  'POST /api/v1/admin/permissions': 'a new permission is held by admin only',
+  'POST /api/v1/admin/companies': 'organisation data',
+  'PUT /api/v1/admin/companies/:id': 'organisation data',
+  'DELETE /api/v1/admin/companies/:id': 'organisation data',
+  'POST /api/v1/admin/departments': 'organisation data',
+  'PUT /api/v1/admin/departments/:id': 'organisation data',
+  'DELETE /api/v1/admin/departments/:id': 'organisation data',
+  'POST /api/v1/admin/attendance/rules': 'attendance set-up',
+  'PUT /api/v1/admin/attendance/rules/:id': 'attendance set-up',
+  'DELETE /api/v1/admin/attendance/rules/:id': 'attendance set-up',
+  'POST /api/v1/admin/attendance/groups': 'attendance set-up',
+  'PUT /api/v1/admin/attendance/groups/:id': 'attendance set-up',
+  'DELETE /api/v1/admin/attendance/groups/:id': 'attendance set-up',
+  'POST /api/v1/admin/attendance/groups/:id/employees': 'attendance set-up',
+  'DELETE /api/v1/admin/attendance/groups/:id/employees': 'attendance set-up',
+  'POST /api/v1/admin/attendance/close-day': 'attendance records',
+  'POST /api/v1/admin/salaries': 'salary records',
+  'PATCH /api/v1/admin/salaries/batch-status': 'salary records',
+  'PUT /api/v1/admin/salaries/:id': 'salary records',
+  'DELETE /api/v1/admin/salaries/:id': 'salary records',
+  'POST /api/v1/attendance/clock-in': 'the caller’s own record',
+  'POST /api/v1/attendance/clock-out': 'the caller’s own record',
+}
+
+describe('the route table', () => {
+  test('every changing route guarded by a permission is tried here or listed as touching no one’s access', () => {
+    const tried = new Set(ATTEMPTS.map((attempt) => `${attempt.method} ${attempt.path().replace(/\/\d+(?=\/|$)/g, '/:id')}`))
+    const unplaced = t.app.routes
+      .filter((route) => !['GET', 'HEAD'].includes(route.method))
+      .filter((route) => (route.hooks.detail as { 'x-permission'?: string } | undefined)?.['x-permission'])
+      .map((route) => `${route.method} ${route.path}`)
+      .filter((key) => !tried.has(key) && !(key in NOT_ABOUT_PEOPLE))
+    expect(unplaced).toEqual([])
+  })
+})
+
+describe('a partial administrator acting on someone who holds more', () => {
+  for (const attempt of ATTEMPTS)
+    test(`${attempt.permission}: ${attempt.why} → 403, nothing changes`, async () => {
+      const clerk = await clerkWith(attempt.permission)
+      const before = await everything()
+      const reply = await req(t.app, attempt.method, attempt.path(), { token: clerk.token, body: attempt.body?.(clerk) })
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: 403, body: errorBody(403, attempt.message(clerk)) })
+      expect(await everything()).toEqual(before)
+    })
+
+  test('afterwards the administrators still sign in, and the CEO still reads their own salary', async () => {
+    expect(await login(t.app, 'second-admin', 'second-admin-password-1')).toBeString()
+    const ceo = await login(t.app, 'the-ceo', 'the-ceo-password-1')
+    const salaries = await req(t.app, 'GET', '/api/v1/employees/salaries', { token: ceo })
+    expect(salaries.body.data.salaries.map((row: { month: string }) => row.month)).toEqual(['2024年02月'])
+  })
+})
+
+describe('the same partial administrators on accounts and roles that hold no more than they do', () => {
+  test('users:update renames, disables and resets a plain account; roles:update disables a role it covers', async () => {
+    const clerk = await clerkWith('users:update')
+    const renamed = await req(t.app, 'PUT', `/api/v1/admin/users/${ids.plainUser}`, { token: clerk.token, body: { name: 'Plain Two' } })
+    expect([renamed.status, renamed.body.data.name]).toEqual([200, 'Plain Two'])
+    const reset = await req(t.app, 'PUT', `/api/v1/admin/users/${ids.plainUser}/password`, {
+      token: clerk.token,
+      body: { password: 'plain-password-2' },
+    })
+    expect(reset.status).toBe(200)
+    expect(await login(t.app, 'plain-user', 'plain-password-2')).toBeString()
+
+    const roleClerk = await clerkWith('roles:update')
+    const own = (await ok('GET', '/api/v1/admin/roles?search=only_roles_update')).list[0].id
+    const off = await req(t.app, 'PUT', `/api/v1/admin/roles/${own}`, { token: roleClerk.token, body: { description: 'mine' } })
+    expect([off.status, off.body.data.description]).toEqual([200, 'mine'])
+  })
+
+  test('an administrator links a plain account to a new employee; the implied role change is audited as role.assign', async () => {
+    const plain = await makeUser(t.app, admin, 'to-be-linked')
+    const employee = await ok('POST', '/api/v1/admin/employees', { name: 'Linked Later' })
+    const linked = await req(t.app, 'PUT', `/api/v1/admin/employees/${employee.id}`, { token: admin, body: { user_id: plain.id } })
+    expect([linked.status, linked.body.data.user_id]).toEqual([200, plain.id])
+    const audit = await ok('GET', `/api/v1/admin/audit-logs?action=role.assign&page_size=100`)
+    const entry = (audit.list as { resource_id: string; before: unknown; after: unknown; actor_id: number }[]).find(
+      (row) => String(row.resource_id) === String(plain.id),
+    )
+    expect(entry).toMatchObject({ actor_id: 1, before: { roles: [] }, after: { roles: ['employee'] } })
+  })
+})
