@@ -98,6 +98,7 @@ export function createApp(deps: AppDeps) {
           signer: deps.urlSigner,
           publicUrl: config.publicUrl,
           maxFileSize: config.maxFileSize,
+          uploadQuota: config.uploadQuota,
           endpoint: storageEndpoint(config),
         }),
         { tokens, access },

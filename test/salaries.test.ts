@@ -367,6 +367,14 @@ async function changesNothing(action: () => Promise<void>) {
 const forbidden = (permission: string) =>
   errorBody(403, `Your roles do not grant the permission ${permission}; ask an administrator for it`)
 
+/** The 400 of a payment_date sent while the record is or becomes unpaid. */
+const unpaidWithDate = (date: string) =>
+  errorBody(
+    400,
+    `payment_date ${date} cannot be set on an unpaid record (status "0"); send status "1" with it to mark the record paid, or leave payment_date out`,
+    { errors: [{ field: 'payment_date', message: 'must be left out while the record is unpaid (status "0")' }] },
+  )
+
 const NOT_LINKED = errorBody(403, 'Your account is not linked to an employee, so it has no salary records; ask an administrator to link it')
 
 // ---------------------------------------------------------------------------------------------
@@ -777,7 +785,6 @@ describe('update', () => {
   // record 5 with every item sent: 1 + 2.5 + 3.33 + 4.04 + 0.1 + 0.2 = 11.17; 0.01 + 0.02 + 0.03 + 0.04 + 1.1 = 1.20; net 9.97
   const S5_ALL: SalarySpec = {
     ...S5,
-    payment_date: '2024-04-01T00:00:00.000Z',
     category_id: 3,
     remarks: 'all items',
     income: { basic_salary: 1, seniority_pay: 2.5, performance_pay: 3.33, overtime_pay: 4.04, bonus: 0.1, allowance: 0.2, total: 11.17 },
@@ -796,7 +803,7 @@ describe('update', () => {
     employeeId: 2,
     month: '2024-02',
     status: 0,
-    paymentDate: '2024-04-01',
+    paymentDate: null,
     categoryId: 3,
     remarks: 'all items',
     fen: {
@@ -817,7 +824,7 @@ describe('update', () => {
     netSalary: 997,
   })
 
-  test('every income and deduction item, status, payment_date, category_id and remarks are accepted', async () => {
+  test('every income and deduction item, status, payment_date (null: an unpaid record has none), category_id and remarks are accepted', async () => {
     const since = await auditCount()
     const reply = await put(5, {
       basic_salary: 1,
@@ -832,7 +839,7 @@ describe('update', () => {
       housing_fund: 0.04,
       other_deductions: 1.1,
       status: '0',
-      payment_date: '2024-04-01',
+      payment_date: null,
       category_id: 3,
       remarks: 'all items',
     })
@@ -892,6 +899,8 @@ describe('update', () => {
       }),
     ],
     ['status "2"', { status: '2' }, invalidBody('status', 'must be "0" (unconfirmed) or "1" (paid)')],
+    ['a payment_date on an unpaid record', { payment_date: '2024-04-01' }, unpaidWithDate('2024-04-01')],
+    ['a payment_date with status "0"', { status: '0', payment_date: '2024-04-01', remarks: 'x' }, unpaidWithDate('2024-04-01')],
     [
       'more than 2 decimals',
       { bonus: 0.005 },
@@ -975,11 +984,20 @@ describe('update', () => {
     expect(await row(1)).toMatchObject({ status: 1, paymentDate: '2024-04-03', remarks: 'paid in April', netSalary: 898029 })
   })
 
-  test('after status "0" the amounts can change again (the payment_date is kept)', async () => {
+  test('status "0" with a payment_date on a paid record → 400 naming payment_date; nothing changes', async () => {
+    await changesNothing(async () => {
+      const reply = await put(1, { status: '0', payment_date: '2024-04-03' })
+      expect(reply.status).toBe(400)
+      expect(reply.body).toEqual(unpaidWithDate('2024-04-03'))
+    })
+  })
+
+  test('after status "0" the amounts can change again; the payment_date is cleared', async () => {
     const back = await put(1, { status: '0' })
     expect(back.status).toBe(200)
-    const unconfirmed: SalarySpec = { ...S1_RAISED, remarks: 'paid in April', payment_date: '2024-04-03T00:00:00.000Z' }
+    const unconfirmed: SalarySpec = { ...S1_RAISED, remarks: 'paid in April', payment_date: null }
     expect(back.body).toEqual(updated(salary(unconfirmed)))
+    expect(await row(1)).toMatchObject({ status: 0, paymentDate: null })
 
     // bonus 0.1 → 5: 9060.27 − 0.1 + 5 = 9065.17 (906517 fen); net 9065.17 − 79.98 = 8985.19
     const since = await auditCount()
@@ -1011,11 +1029,11 @@ describe('batch status', () => {
 
   test('the state before', async () => {
     expect(await statuses()).toEqual([
-      [1, 0, '2024-04-03'],
+      [1, 0, null],
       [2, 1, '2024-03-10'],
       [3, 1, '2024-03-15'],
       [4, 0, null],
-      [5, 0, '2024-04-01'],
+      [5, 0, null],
     ])
   })
 
@@ -1050,7 +1068,7 @@ describe('batch status', () => {
       })
     })
 
-  test('every id changes in one request (a repeated id once); a record without payment_date gets the clock’s date; one audit row', async () => {
+  test('every id changes in one request (a repeated id once); each record paid now gets the clock’s date; one audit row', async () => {
     const since = await auditCount()
     t.clock.set(LATER)
     try {
@@ -1066,14 +1084,14 @@ describe('batch status', () => {
           'batch_status',
           null,
           [
-            { id: 1, status: 0, paymentDate: '2024-04-03' },
+            { id: 1, status: 0, paymentDate: null },
             { id: 4, status: 0, paymentDate: null },
-            { id: 5, status: 0, paymentDate: '2024-04-01' },
+            { id: 5, status: 0, paymentDate: null },
           ],
           [
-            { id: 1, status: 1, paymentDate: '2024-04-03' },
+            { id: 1, status: 1, paymentDate: '2024-04-02' },
             { id: 4, status: 1, paymentDate: '2024-04-02' },
-            { id: 5, status: 1, paymentDate: '2024-04-01' },
+            { id: 5, status: 1, paymentDate: '2024-04-02' },
           ],
           LATER,
         ),
@@ -1082,29 +1100,29 @@ describe('batch status', () => {
       t.clock.set(NOW)
     }
     expect(await statuses()).toEqual([
-      [1, 1, '2024-04-03'],
+      [1, 1, '2024-04-02'],
       [2, 1, '2024-03-10'],
       [3, 1, '2024-03-15'],
       [4, 1, '2024-04-02'],
-      [5, 1, '2024-04-01'],
+      [5, 1, '2024-04-02'],
     ])
     expect((await rows()).map((r) => r.updatedAt.toISOString())).toEqual([LATER, NOW, NOW, LATER, LATER])
   })
 
-  test('back to "0": the payment dates stay', async () => {
+  test('back to "0": the payment dates are cleared', async () => {
     const since = await auditCount()
     const reply = await patch({ ids: [3], status: '0' })
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual(okBody(null, 'Statuses updated'))
     expect(await statuses()).toEqual([
-      [1, 1, '2024-04-03'],
+      [1, 1, '2024-04-02'],
       [2, 1, '2024-03-10'],
-      [3, 0, '2024-03-15'],
+      [3, 0, null],
       [4, 1, '2024-04-02'],
-      [5, 1, '2024-04-01'],
+      [5, 1, '2024-04-02'],
     ])
     expect(await auditSince(since)).toEqual([
-      audit('batch_status', null, [{ id: 3, status: 1, paymentDate: '2024-03-15' }], [{ id: 3, status: 0, paymentDate: '2024-03-15' }]),
+      audit('batch_status', null, [{ id: 3, status: 1, paymentDate: '2024-03-15' }], [{ id: 3, status: 0, paymentDate: null }]),
     ])
   })
 
@@ -1217,5 +1235,128 @@ describe('fixed after review', () => {
     const reply = await req(t.app, 'PUT', `${BASE}/2`, { token: admin, body: { status: '1', payment_date: null } })
     expect(reply.status).toBe(200)
     expect(reply.body.data.payment_date).toBe(`${t.clock.now().toISOString().slice(0, 10)}T00:00:00.000Z`)
+  })
+})
+
+// The attendance-integrity finding: a record paid on 01-31, set back to "0", changed and paid again on 02-28
+// showed payment_date 2024-01-31, and an unpaid record kept its old payment date.
+describe('the payment date follows the status', () => {
+  const JAN_31 = '2024-01-31T10:00:00.000Z'
+  const FEB_10 = '2024-02-10T09:00:00.000Z'
+  const FEB_28 = '2024-02-28T23:30:00.000Z'
+  const at = (timestamp: string, message: string, data: unknown) => ({ code: 200, message, data, timestamp })
+  const day = (date: string) => `${date}T00:00:00.000Z`
+  let id = 0
+
+  // Ann, 2023-12: 6000 − 300 = 5700, then a bonus of 250 → 5950
+  const spec = (s: Partial<SalarySpec>): SalarySpec => ({
+    id,
+    employee_id: 1,
+    employee_name: 'Ann',
+    month: '2023年12月',
+    status: '0',
+    income: { basic_salary: 6000, total: 6000 },
+    deductions: { personal_tax: 300, total: 300 },
+    net: 5700,
+    created_at: JAN_31,
+    ...s,
+  })
+  const withBonus = { income: { basic_salary: 6000, bonus: 250, total: 6250 }, net: 5950 }
+
+  afterAll(() => t.clock.set(NOW))
+
+  test('paid 01-31 → "0" → changed → paid 02-28: the record shows 2024-02-28, and none while unpaid', async () => {
+    t.clock.set(JAN_31)
+    const paid = await req(t.app, 'POST', BASE, {
+      token: admin,
+      body: { employee_id: 1, month: '2023-12', status: '1', basic_salary: 6000, personal_tax: 300 },
+    })
+    expect(paid.status).toBe(201)
+    id = paid.body.data.id
+    expect(id).toBeGreaterThan(0)
+    expect(paid.body).toEqual({
+      success: true,
+      ...at(JAN_31, 'Salary record created', raw(spec({ status: '1', payment_date: day('2024-01-31'), updated_at: JAN_31 }))),
+    })
+
+    t.clock.set(FEB_10)
+    const back = await req(t.app, 'PUT', `${BASE}/${id}`, { token: admin, body: { status: '0' } })
+    expect(back.body).toEqual(at(FEB_10, 'Salary record updated', salary(spec({ payment_date: null, updated_at: FEB_10 }))))
+    expect(await row(id)).toMatchObject({ status: 0, paymentDate: null })
+
+    const changed = await req(t.app, 'PUT', `${BASE}/${id}`, { token: admin, body: { bonus: 250 } })
+    expect(changed.body).toEqual(at(FEB_10, 'Salary record updated', salary(spec({ ...withBonus, payment_date: null, updated_at: FEB_10 }))))
+
+    // 23:30 UTC is still 02-28 in the service's zone (DEFAULT_TIMEZONE, UTC here)
+    t.clock.set(FEB_28)
+    const again = await req(t.app, 'PUT', `${BASE}/${id}`, { token: admin, body: { status: '1' } })
+    const final = spec({ ...withBonus, status: '1', payment_date: day('2024-02-28'), updated_at: FEB_28 })
+    expect(again.body).toEqual(at(FEB_28, 'Salary record updated', salary(final)))
+    expect(await row(id)).toEqual(
+      stored({
+        id,
+        employeeId: 1,
+        month: '2023-12',
+        status: 1,
+        paymentDate: '2024-02-28',
+        fen: { basicSalary: 600000, bonus: 25000, personalTax: 30000 },
+        totalIncome: 625000,
+        totalDeductions: 30000,
+        netSalary: 595000,
+        createdAt: JAN_31,
+        updatedAt: FEB_28,
+      }),
+    )
+    const read = await req(t.app, 'GET', `${BASE}/${id}`, { token: admin })
+    expect(read.body).toEqual(at(FEB_28, 'success', salary(final)))
+  })
+
+  test('the same through batch-status: "0" clears the date, "1" gives the day of payment; a record already paid keeps its date', async () => {
+    const [other] = await t.deps.database.db.select().from(salaries).where(eq(salaries.id, 2))
+    expect(other).toMatchObject({ status: 1 })
+
+    t.clock.set('2024-03-01T08:00:00.000Z')
+    const back = await req(t.app, 'PATCH', `${BASE}/batch-status`, { token: admin, body: { ids: [id], status: '0' } })
+    expect(back.body).toEqual(at('2024-03-01T08:00:00.000Z', 'Statuses updated', null))
+    expect(await row(id)).toMatchObject({ status: 0, paymentDate: null })
+
+    t.clock.set('2024-03-29T08:00:00.000Z')
+    const paid = await req(t.app, 'PATCH', `${BASE}/batch-status`, { token: admin, body: { ids: [id, 2], status: '1' } })
+    expect(paid.body).toEqual(at('2024-03-29T08:00:00.000Z', 'Statuses updated', null))
+    expect(await row(id)).toMatchObject({ status: 1, paymentDate: '2024-03-29', updatedAt: new Date('2024-03-29T08:00:00.000Z') })
+    expect(await row(2)).toMatchObject({ status: 1, paymentDate: other.paymentDate })
+  })
+
+  test('a record created unpaid with a payment_date (the API document allows it) is dated the day it is paid, not that day', async () => {
+    t.clock.set(JAN_31)
+    const created = await req(t.app, 'POST', BASE, {
+      token: admin,
+      body: { employee_id: 2, month: '2023-12', status: '0', payment_date: '2024-01-31', basic_salary: 100 },
+    })
+    expect(created.status).toBe(201)
+    const newId = created.body.data.id
+    const bob100: SalarySpec = {
+      id: newId,
+      employee_id: 2,
+      employee_name: 'Bob',
+      month: '2023年12月',
+      status: '0',
+      payment_date: day('2024-01-31'),
+      income: { basic_salary: 100, total: 100 },
+      deductions: { total: 0 },
+      net: 100,
+      created_at: JAN_31,
+      updated_at: JAN_31,
+    }
+    expect(created.body).toEqual({ success: true, ...at(JAN_31, 'Salary record created', raw(bob100)) })
+
+    t.clock.set(FEB_28)
+    const paid = await req(t.app, 'PATCH', `${BASE}/batch-status`, { token: admin, body: { ids: [newId], status: '1' } })
+    expect(paid.body).toEqual(at(FEB_28, 'Statuses updated', null))
+    expect(await row(newId)).toMatchObject({ status: 1, paymentDate: '2024-02-28' })
+    const shown = await req(t.app, 'GET', `${BASE}/${newId}`, { token: admin })
+    expect(shown.body).toEqual(
+      at(FEB_28, 'success', salary({ ...bob100, status: '1', payment_date: day('2024-02-28'), updated_at: FEB_28 })),
+    )
   })
 })

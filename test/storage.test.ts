@@ -1405,13 +1405,15 @@ describe.each([
   })
 
   describe('config', () => {
-    test('limits, the nine allowed types, the endpoint and the features of this store', async () => {
+    test('limits (UPLOAD_QUOTA by default 2 GiB), the nine allowed types, the endpoint and the features of this store', async () => {
       const reply = await req(t.app, 'GET', `${API}/config`, { token: bob.token })
       expect(reply.status).toBe(200)
       expect(reply.body).toEqual(
         okBody({
           max_file_size: 104857600,
           max_file_size_formatted: '100.00 MB',
+          upload_quota: 2147483648,
+          upload_quota_formatted: '2.00 GB',
           allowed_types: ALLOWED_TYPES,
           storage_endpoint: isS3 ? `${s3!.endpoint}/${BUCKET}` : `${PUBLIC_URL}/api/v1/storage`,
           features: { multipart_upload: isS3, resumable_upload: false, image_processing: false, video_processing: false },

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
 import { preparedQuery } from '../../db/prepared'
 import { employees, salaries } from '../../db/schema'
@@ -59,14 +59,12 @@ export async function statusesOf(db: Queryable, ids: number[]) {
     .where(inArray(salaries.id, ids))
 }
 
-/** Sets the status of every id; records becoming paid without a payment date get `paymentDate`. */
-export async function setStatuses(db: Queryable, ids: number[], status: number, paymentDate: string, at: Date): Promise<void> {
+export async function setStatuses(db: Queryable, ids: number[], status: number, at: Date): Promise<void> {
   await db.update(salaries).set({ status, updatedAt: at }).where(inArray(salaries.id, ids))
-  if (status === 1)
-    await db
-      .update(salaries)
-      .set({ paymentDate })
-      .where(and(inArray(salaries.id, ids), isNull(salaries.paymentDate)))
+}
+
+export async function setPaymentDates(db: Queryable, ids: number[], paymentDate: string | null): Promise<void> {
+  await db.update(salaries).set({ paymentDate }).where(inArray(salaries.id, ids))
 }
 
 export interface SalaryFilter {

@@ -20,6 +20,7 @@ import {
   type SalaryStatsResponse,
   type UpdateSalaryInput,
 } from './model'
+import { paymentDateAfter } from './payment-date'
 import * as repo from './repository'
 
 const COLUMN: Record<AmountField, keyof repo.NewSalary> = {
@@ -158,6 +159,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
               employeeId: input.employee_id,
               month: input.month,
               status,
+              // the API document lists payment_date on create whatever the status, so an unpaid record may be created with one
               paymentDate: input.payment_date ?? (status === 1 ? today() : null),
               categoryId: input.category_id ?? null,
               remarks: input.remarks?.trim() ?? '',
@@ -195,9 +197,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
             `Salary record ${id} is paid, so its amounts are locked (${changed.join(', ')} would change); set its status to "0" first`,
           )
         const status = input.status === undefined ? before.status : Number(input.status)
-        // a paid record always has a payment date: today's unless one is given or kept
-        const kept = input.payment_date !== undefined ? input.payment_date : before.paymentDate
-        const paymentDate = status === 1 && !kept ? today() : kept
+        const paymentDate = paymentDateAfter(before, { status: input.status, paymentDate: input.payment_date }, today())
         await repo.updateSalary(tx, id, {
           ...settle({ ...current, ...sent }, input.net_salary),
           status,
@@ -228,7 +228,10 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
       })
     },
 
-    /** Every id gets the status in one transaction; unknown ids → 400 naming them, and nothing changes. */
+    /**
+     * Every id gets the status in one transaction; unknown ids → 400 naming them, and nothing changes.
+     * The payment dates follow as in a PUT: records paid now get today's, records set to "0" lose theirs.
+     */
     async batchStatus(ids: number[], status: '0' | '1', actor: Actor): Promise<void> {
       const unique = [...new Set(ids)]
       const now = clock.now()
@@ -240,7 +243,18 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
           throw new ValidationError(`Unknown salary record${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; nothing was changed`, [
             { field: 'ids', message: `unknown: ${unknown.join(', ')}` },
           ])
-        await repo.setStatuses(tx, unique, Number(status), today(), now)
+        await repo.setStatuses(tx, unique, Number(status), now)
+        // the dates that change: today's for records paid now, none for records set back to "0"
+        const day = today()
+        const redated = new Map<string | null, number[]>()
+        for (const row of before) {
+          const date = paymentDateAfter(row, { status }, day)
+          if (date === row.paymentDate) continue
+          const group = redated.get(date) ?? []
+          group.push(row.id)
+          redated.set(date, group)
+        }
+        for (const [date, group] of redated) await repo.setPaymentDates(tx, group, date)
         const after = await repo.statusesOf(tx, unique)
         await recordAudit(tx, actor, now, { action: 'salary.batch_status', resource: 'salary', resourceId: null, before, after })
       })

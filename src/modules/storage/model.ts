@@ -99,6 +99,8 @@ export const PresignResult = t.Object({ presigned_url: t.String(), expires_at: T
 export const StorageConfigResult = t.Object({
   max_file_size: t.Integer(),
   max_file_size_formatted: t.String(),
+  upload_quota: t.Integer({ description: 'bytes of files one account may keep (UPLOAD_QUOTA); 0: no limit' }),
+  upload_quota_formatted: t.String({ description: 'the same for people, e.g. "2.00 GB" or "no limit"' }),
   allowed_types: t.Array(t.String()),
   storage_endpoint: t.String(),
   features: t.Object({

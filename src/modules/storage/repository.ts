@@ -24,6 +24,15 @@ export async function insertFiles(db: Queryable, values: NewFile[]): Promise<voi
   if (values.length > 0) await db.insert(files).values(values)
 }
 
+/** What the files an account uploaded take, in bytes. */
+export async function bytesUploadedBy(db: Queryable, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ bytes: sql<number>`coalesce(sum(${files.size}), 0)` })
+    .from(files)
+    .where(eq(files.uploadedBy, userId))
+  return Number(row.bytes)
+}
+
 export async function deleteFile(db: Queryable, id: string): Promise<void> {
   await db.delete(files).where(eq(files.id, id))
 }

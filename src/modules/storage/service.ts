@@ -1,4 +1,4 @@
-import type { Database } from '../../db/client'
+import type { Database, Tx } from '../../db/client'
 import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p3Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
@@ -12,6 +12,7 @@ import { contentResponse } from './content'
 import { ALLOWED_TYPES } from './file-types'
 import type { BatchDeleteResult, BatchUploadResult, FileDetail, FileListItem, FileListQuery } from './model'
 import { readMultipart } from './multipart'
+import { allot, QuotaExceededError, uploadBudget, type UploadBudget } from './quota'
 import * as repo from './repository'
 import { StorageUnavailableError, type ObjectStore } from './store'
 import { checkFolder, createPartWriter, drain, fileTooLarge, originalNameOf, rowsFor, type Stored } from './upload'
@@ -29,12 +30,14 @@ export interface StorageDeps {
   signer: UrlSigner
   publicUrl: string
   maxFileSize: number
+  /** bytes of files one account may keep (UPLOAD_QUOTA); 0 means no limit */
+  uploadQuota: number
   /** where clients see the store (GET /config) */
   endpoint: string
 }
 
 export function createStorageService(deps: StorageDeps) {
-  const { database, clock, store, signer, publicUrl, maxFileSize } = deps
+  const { database, clock, store, signer, publicUrl, maxFileSize, uploadQuota } = deps
   const { db } = database
   let probed = { at: -Infinity, up: true }
 
@@ -91,10 +94,29 @@ export function createStorageService(deps: StorageDeps) {
     await Promise.allSettled(keys.map((key) => store.remove(key)))
   }
 
-  const checkDeclaredSize = (request: Request, files: number) => {
+  const declaredSize = (request: Request) => {
     const declared = Number(request.headers.get('content-length'))
-    if (Number.isFinite(declared) && declared > maxFileSize * files + FORM_OVERHEAD) throw tooLarge()
+    return Number.isFinite(declared) ? declared : 0
   }
+
+  const checkDeclaredSize = (request: Request, files: number) => {
+    if (declaredSize(request) > maxFileSize * files + FORM_OVERHEAD) throw tooLarge()
+  }
+
+  // The quota counts the bytes of the files an account uploaded, whatever its permissions.
+  const quotaApplies = (actor: Actor): actor is Actor & { userId: number } => uploadQuota > 0 && actor.userId !== null
+
+  /** What the account may stream in this request; a single file declared larger than what is left is refused before it is read. */
+  const budgetFor = async (actor: Actor, request: Request, single: boolean): Promise<UploadBudget> => {
+    if (!quotaApplies(actor)) return uploadBudget(0, 0)
+    const used = await repo.bytesUploadedBy(db, actor.userId)
+    if (single && declaredSize(request) > uploadQuota - used + FORM_OVERHEAD) throw new QuotaExceededError(used, uploadQuota)
+    return uploadBudget(used, uploadQuota)
+  }
+
+  /** The rows that fit in the account's quota, decided inside the write transaction so that concurrent uploads cannot pass it together. */
+  const allotted = async (tx: Tx, actor: Actor, rows: repo.NewFile[]) =>
+    quotaApplies(actor) ? allot(await repo.bytesUploadedBy(tx, actor.userId), uploadQuota, rows) : allot(0, 0, rows)
 
   const loadReadable = async (id: string, principal: Principal) => {
     const file = await repo.findFile(db, id)
@@ -118,9 +140,10 @@ export function createStorageService(deps: StorageDeps) {
 
     async upload(request: Request, actor: Actor): Promise<FileDetail> {
       checkDeclaredSize(request, 1)
+      const budget = await budgetFor(actor, request, true)
       const keys: string[] = []
       try {
-        const form = await readMultipart(request, 1, async (part) => (part.field === 'file' ? storePart(part, keys) : drain(part)))
+        const form = await readMultipart(request, 1, async (part) => (part.field === 'file' ? storePart(part, keys, budget) : drain(part)))
         if (form.tooManyFiles) throw new ValidationError('Send one file in the field "file"; use /api/v1/storage/batch-upload for several')
         const failure = form.files.find((result) => result.status === 'rejected')
         if (failure) throw (failure as PromiseRejectedResult).reason
@@ -130,6 +153,8 @@ export function createStorageService(deps: StorageDeps) {
         const now = clock.now()
         const [row] = rowsFor(stored, form.fields, actor.userId, now)
         await database.write(async (tx) => {
+          const refusal = (await allotted(tx, actor, [row])).refused.get(row)
+          if (refusal) throw refusal
           await repo.insertFiles(tx, [row])
           await recordAudit(tx, actor, now, {
             action: 'file.upload',
@@ -147,12 +172,13 @@ export function createStorageService(deps: StorageDeps) {
 
     async batchUpload(request: Request, actor: Actor): Promise<BatchUploadResult> {
       checkDeclaredSize(request, MAX_BATCH_FILES)
+      const budget = await budgetFor(actor, request, false)
       const keys: string[] = []
       try {
         const entries: { name: string; task: Promise<Stored> }[] = []
         const form = await readMultipart(request, MAX_BATCH_FILES, async (part) => {
           if (!['files', 'files[]', 'file'].includes(part.field)) return drain(part)
-          const task = storePart(part, keys)
+          const task = storePart(part, keys, budget)
           entries.push({ name: originalNameOf(part.filename), task })
           await task.catch(() => undefined)
         })
@@ -163,18 +189,26 @@ export function createStorageService(deps: StorageDeps) {
         const stored = outcomes.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
         const now = clock.now()
         const rows = rowsFor(stored, form.fields, actor.userId, now)
-        if (rows.length > 0)
-          await database.write(async (tx) => {
-            await repo.insertFiles(tx, rows)
-            await recordAudit(tx, actor, now, {
-              action: 'file.batch_upload',
-              resource: 'file',
-              resourceId: null,
-              after: { files: rows.map((row) => ({ id: row.id, original_name: row.originalName, size: row.size })) },
-            })
-          })
-        const results = outcomes.map((result, i) =>
-          result.status === 'fulfilled'
+        const refused =
+          rows.length === 0
+            ? new Map<string, Error>()
+            : await database.write(async (tx) => {
+                const { kept, refused } = await allotted(tx, actor, rows)
+                if (kept.length > 0) {
+                  await repo.insertFiles(tx, kept)
+                  await recordAudit(tx, actor, now, {
+                    action: 'file.batch_upload',
+                    resource: 'file',
+                    resourceId: null,
+                    after: { files: kept.map((row) => ({ id: row.id, original_name: row.originalName, size: row.size })) },
+                  })
+                }
+                return new Map<string, Error>([...refused].map(([row, error]) => [row.id, error]))
+              })
+        await discard(stored.filter((file) => refused.has(file.id)).map((file) => file.key))
+        const results = outcomes.map((result, i) => {
+          const error = result.status === 'fulfilled' ? refused.get(result.value.id) : (result.reason as Error)
+          return result.status === 'fulfilled' && !error
             ? {
                 id: result.value.id,
                 filename: result.value.filename,
@@ -183,9 +217,10 @@ export function createStorageService(deps: StorageDeps) {
                 url: contentUrl(result.value.id),
                 status: 'success' as const,
               }
-            : { original_name: entries[i].name, status: 'failed' as const, error: (result.reason as Error)?.message ?? 'failed' },
-        )
-        return { total: results.length, success: stored.length, failed: results.length - stored.length, results }
+            : { original_name: entries[i].name, status: 'failed' as const, error: error?.message ?? 'failed' }
+        })
+        const success = stored.length - refused.size
+        return { total: results.length, success, failed: results.length - success, results }
       } catch (error) {
         await discard(keys)
         throw error
@@ -276,6 +311,8 @@ export function createStorageService(deps: StorageDeps) {
       return {
         max_file_size: maxFileSize,
         max_file_size_formatted: formatSize(maxFileSize),
+        upload_quota: uploadQuota,
+        upload_quota_formatted: uploadQuota > 0 ? formatSize(uploadQuota) : 'no limit',
         allowed_types: Object.keys(ALLOWED_TYPES),
         storage_endpoint: deps.endpoint,
         features: { multipart_upload: store.kind === 's3', resumable_upload: false, image_processing: false, video_processing: false },

@@ -5,6 +5,7 @@ import { formatSize } from '../../lib/size-format'
 import { SNIFF_BYTES, sniffType } from './file-types'
 import type { FilePart } from './multipart'
 import type { NewFile } from './repository'
+import type { UploadBudget } from './quota'
 import type { ObjectStore } from './store'
 
 export interface Stored {
@@ -91,12 +92,22 @@ export async function discardRest(chunks: AsyncIterator<Buffer>): Promise<void> 
   }
 }
 
-/** Streams one file part to the store: type from its first bytes, size counted as it passes; `keys` collects what was stored. */
+/**
+ * Streams one file part to the store: type from its first bytes, size counted as it passes against
+ * the size limit and the account's `budget`; `keys` collects what was stored.
+ */
 export function createPartWriter({ store, clock, maxFileSize }: { store: ObjectStore; clock: Clock; maxFileSize: number }) {
   const tooLarge = () => fileTooLarge(maxFileSize)
-  return async (part: FilePart, keys: string[]): Promise<Stored> => {
+  return async (part: FilePart, keys: string[], budget: UploadBudget): Promise<Stored> => {
     const originalName = originalNameOf(part.filename)
     const chunks = part.stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+    let size = 0
+    /** what passed so far: over the size limit or the quota, the file is refused */
+    const count = (chunk: Buffer) => {
+      if (size + chunk.length > maxFileSize) throw tooLarge()
+      budget.take(chunk.length, size)
+      size += chunk.length
+    }
     try {
       let head = Buffer.alloc(0)
       let ended = false
@@ -106,12 +117,11 @@ export function createPartWriter({ store, clock, maxFileSize }: { store: ObjectS
           ended = true
           break
         }
+        count(next.value)
         head = Buffer.concat([head, next.value])
-        if (head.length > maxFileSize) throw tooLarge()
       }
       if (head.length === 0) throw new ValidationError(`"${originalName}" is empty`)
       const type = await sniffType(head, originalName, ended)
-      let size = head.length
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
           controller.enqueue(new Uint8Array(head))
@@ -120,9 +130,12 @@ export function createPartWriter({ store, clock, maxFileSize }: { store: ObjectS
         async pull(controller) {
           const next = await chunks.next()
           if (next.done) return controller.close()
-          size += next.value.length
-          if (size > maxFileSize) controller.error(tooLarge())
-          else controller.enqueue(new Uint8Array(next.value))
+          try {
+            count(next.value)
+          } catch (error) {
+            return controller.error(error)
+          }
+          controller.enqueue(new Uint8Array(next.value))
         },
       })
       const id = randomUUID()
@@ -132,6 +145,9 @@ export function createPartWriter({ store, clock, maxFileSize }: { store: ObjectS
       keys.push(key)
       const stored = await store.put(key, body, type.mime)
       return { id, key, filename, originalName, mimeType: type.mime, size: stored.size, etag: stored.etag }
+    } catch (error) {
+      budget.release(size)
+      throw error
     } finally {
       // whatever happened, the rest of this part is read (and dropped) so the next part can be parsed
       await discardRest(chunks)
