@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import pkg from '../package.json'
 import type { Config } from './config'
 import type { Database } from './db/client'
-import { createAuthGuard } from './http/auth'
+import { createAuthGuard, createClientIp } from './http/auth'
 import { docs } from './http/docs'
 import { replier } from './http/envelope'
 import { errorHandler } from './http/error-handler'
@@ -10,6 +10,7 @@ import { jsonBody } from './http/json-body'
 import { localeOf } from './http/locale'
 import { SECURITY_HEADERS } from './http/security-headers'
 import type { Clock } from './lib/clock'
+import { createHashGate, hashGateOptions } from './lib/hash-gate'
 import type { Logger } from './lib/logger'
 import type { UrlSigner } from './lib/url-signer'
 import { attendanceAdminController, attendanceController } from './modules/attendance'
@@ -58,7 +59,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const { config, database, clock, logger, tokens, access } = deps
   const reply = replier(clock)
-  const guard = createAuthGuard(tokens, access)
+  const clientIp = createClientIp(config.trustedProxies)
+  const guard = createAuthGuard(tokens, access, clientIp)
   const locale = localeOf(config.locale)
   const services = { database, clock, access }
   const rbac = createRbacService(services)
@@ -74,7 +76,19 @@ export function createApp(deps: AppDeps) {
     })
     .use(docs(pkg.version))
     .use(healthController(reply, deps.probes))
-    .use(authController(guard, reply, createAuthService({ ...services, tokens, refreshTtlSeconds: config.refreshTokenTtl })))
+    .use(
+      authController(
+        guard,
+        reply,
+        createAuthService({
+          ...services,
+          tokens,
+          refreshTtlSeconds: config.refreshTokenTtl,
+          hashGate: createHashGate(hashGateOptions(config.loginConcurrency)),
+        }),
+        clientIp,
+      ),
+    )
     .use(usersController(guard, reply, createUsersService(services)))
     .use(companiesController(guard, reply, createCompaniesService(services)))
     .use(employeesController(guard, reply, createEmployeesService(services)))

@@ -1001,23 +1001,59 @@ describe('password guessing', () => {
     expect(created.status).toBe(201)
   }, 10_000)
 
-  test('eleven guesses at once: exactly ten are checked, the eleventh is a 429; the lock holds for any case of the name and for the right password', async () => {
-    tally('password guessing', '11 parallel wrong passwords')
-    const burst = await Promise.all(Array.from({ length: 11 }, (_, i) => attempt('victim', `wrong-password-${i}`)))
-    const statuses = burst.map((reply) => reply.status).sort()
-    expect(statuses).toEqual([...Array(10).fill(401), 429])
-    expect(await failuresOf('victim')).toBe(10)
-    const locked = errorBody(429, 'Too many failed sign-ins for "victim"; try again in 15 minute(s)')
+  test('eleven guesses at once on one instance: two are taken (one checked, one waiting), nine are refused before any write', async () => {
+    tally('password guessing', '11 parallel wrong passwords, one instance')
+    const burst = await Promise.all(Array.from({ length: 11 }, (_, i) => attempt('stranger-at-once', `wrong-password-${i}`)))
+    expect(burst.map((reply) => reply.status).sort()).toEqual([401, 401, ...Array(9).fill(429)])
     const refused = burst.find((reply) => reply.status === 429)!
-    expect(refused.body).toEqual(locked)
-    expectSecurityHeaders(refused.headers, '429')
+    expect([refused.body, refused.headers.get('retry-after')]).toEqual([
+      errorBody(429, 'Too many sign-ins from your address at once; wait for their answers first'),
+      '1',
+    ])
+    expectSecurityHeaders(refused.headers, 'a refused burst')
+    expect(await failuresOf('stranger-at-once')).toBe(2)
+  }, 30_000)
+
+  test('eleven guesses at once over six instances sharing the database: exactly ten are checked, the eleventh is a 429; the lock holds for any case of the name and for the right password', async () => {
+    tally('password guessing', '11 parallel wrong passwords, six instances')
+    // each instance bounds its own hashes (main takes one guess, the others two each, so none waits);
+    // the database's one-statement count bounds them all
+    const others = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        prepare(
+          testConfig(root, {
+            DATABASE_URL: `file:${join(root, 'db', 'workforce.db')}`,
+            STORAGE_URL: `file:${join(root, 'store', 'files')}`,
+            LOGIN_CONCURRENCY: '2',
+          }),
+          { clock: main.clock },
+        ),
+      ),
+    )
+    try {
+      const instances = others.map((deps) => createApp(deps))
+      const burst = await Promise.all(
+        Array.from({ length: 11 }, (_, i) =>
+          req(i === 0 ? main.app : instances[i % instances.length], 'POST', `${API}/auth/login`, {
+            body: { username: 'victim', password: `wrong-password-${i}` },
+          }),
+        ),
+      )
+      expect(burst.map((reply) => reply.status).sort()).toEqual([...Array(10).fill(401), 429])
+      expect(await failuresOf('victim')).toBe(10)
+      const refused = burst.find((reply) => reply.status === 429)!
+      expect(refused.body).toEqual(errorBody(429, 'Too many failed sign-ins for "victim" from your address; try again in 15 minute(s)'))
+      expectSecurityHeaders(refused.headers, '429')
+    } finally {
+      for (const deps of others) deps.database.close()
+    }
 
     for (const username of ['victim', 'VICTIM', 'Victim']) {
       tally('password guessing', `right password as ${username} while locked`)
       const reply = await attempt(username, PASSWORD)
       expect([reply.status, reply.body, reply.headers.get('retry-after')]).toEqual([
         429,
-        errorBody(429, `Too many failed sign-ins for "${username}"; try again in 15 minute(s)`),
+        errorBody(429, `Too many failed sign-ins for "${username}" from your address; try again in 15 minute(s)`),
         '900',
       ])
     }

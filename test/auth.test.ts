@@ -64,7 +64,7 @@ describe('login', () => {
     expect(reply.body.errors).toEqual([{ field: 'password', message: 'is required' }])
   })
 
-  test('ten failures within 15 minutes lock the username with 429 until the window passes', async () => {
+  test('ten failures of one username from one address within 15 minutes lock that pair with 429 until the window passes', async () => {
     const victim = await makeUser()
     const attempt = (password: string) =>
       req(t.app, 'POST', '/api/v1/auth/login', { body: { username: victim.username, password } })
@@ -75,12 +75,12 @@ describe('login', () => {
     const locked = await attempt(victim.password)
     expect(locked.status).toBe(429)
     expect(locked.body).toEqual({
-      ...errorBody(429, `Too many failed sign-ins for "${victim.username}"; try again in 6 minute(s)`),
+      ...errorBody(429, `Too many failed sign-ins for "${victim.username}" from your address; try again in 6 minute(s)`),
       timestamp: t.clock.now().toISOString(),
     })
     // the oldest failure was 9 minutes ago, so the window frees in 6 minutes
     expect(locked.headers.get('retry-after')).toBe('360')
-    // other usernames are not affected
+    // other usernames from the same address are not affected (the owner's other addresses: test/sign-in-throttle.test.ts)
     expect((await req(t.app, 'POST', '/api/v1/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).status).toBe(200)
 
     t.clock.advance(359_000)

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { clientAddress, trustedAddresses } from '../lib/client-address'
 import type { TokenService } from '../modules/auth/tokens'
 import type { Actor } from '../modules/audit/recorder'
 import type { AccessResolver, Principal } from '../modules/rbac/access'
@@ -30,8 +31,14 @@ const SECURED = { security: [{ bearer: [] }] }
 
 type Server = { requestIP(request: Request): { address: string } | null } | null
 
-export function clientIp(server: Server, request: Request): string | null {
-  return server?.requestIP(request)?.address ?? null
+/** The caller's address for throttling and the audit log; see `clientAddress`. */
+export type ClientIp = (server: Server, request: Request) => string | null
+
+/** `trustedProxies`: peers whose X-Forwarded-For is believed (setting TRUSTED_PROXIES). */
+export function createClientIp(trustedProxies: readonly string[]): ClientIp {
+  const trusted = trustedAddresses(trustedProxies)
+  return (server, request) =>
+    clientAddress(server?.requestIP(request)?.address ?? null, trusted.size > 0 ? request.headers.get('x-forwarded-for') : null, trusted)
 }
 
 /**
@@ -40,7 +47,7 @@ export function clientIp(server: Server, request: Request): string | null {
  * to the context. The check runs in `transform`, before the request is validated,
  * so a caller without access learns nothing about the route's input rules.
  */
-export function createAuthGuard(tokens: TokenService, access: AccessResolver) {
+export function createAuthGuard(tokens: TokenService, access: AccessResolver, clientIp: ClientIp) {
   const checked = new WeakMap<Request, Principal>()
   const resolve = ({ request, server }: { request: Request; server: Server }) => {
     const principal = checked.get(request)!

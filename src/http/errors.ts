@@ -60,7 +60,7 @@ export class TooManyRequestsError extends AppError {
 }
 
 export class ServiceUnavailableError extends AppError {
-  constructor(message: string) {
-    super(503, message)
+  constructor(message: string, retryAfterSeconds?: number) {
+    super(503, message, undefined, retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) })
   }
 }

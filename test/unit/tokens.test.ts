@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { refreshTokens } from '../../src/db/schema'
 import { fixedClock } from '../../src/lib/clock'
+import { createHashGate, hashGateOptions } from '../../src/lib/hash-gate'
 import { createAuthService } from '../../src/modules/auth/service'
 import { createTokenService, hashRefreshToken, newRefreshToken } from '../../src/modules/auth/tokens'
 import { ADMIN_PASSWORD, startApp, type TestApp } from '../helpers'
@@ -51,7 +52,14 @@ describe('refresh token rotation', () => {
   afterAll(() => t.close())
 
   const service = () =>
-    createAuthService({ database: t.deps.database, clock: t.clock, access: t.deps.access, tokens: t.deps.tokens, refreshTtlSeconds: 3600 })
+    createAuthService({
+      database: t.deps.database,
+      clock: t.clock,
+      access: t.deps.access,
+      tokens: t.deps.tokens,
+      refreshTtlSeconds: 3600,
+      hashGate: createHashGate(hashGateOptions(1)),
+    })
 
   test('refresh tokens are random and only their hash is kept', () => {
     const a = newRefreshToken()

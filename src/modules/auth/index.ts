@@ -1,12 +1,12 @@
 import { Elysia, t } from 'elysia'
-import { clientIp, type AuthGuard } from '../../http/auth'
+import type { AuthGuard, ClientIp } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import { ChangePasswordBody, LoginBody, Me, RefreshBody, TokenPair } from './model'
 import type { AuthService } from './service'
 
 const detail = (summary: string) => ({ tags: ['Auth'], summary })
 
-export const authController = (guard: AuthGuard, reply: Replier, auth: AuthService) =>
+export const authController = (guard: AuthGuard, reply: Replier, auth: AuthService, clientIp: ClientIp) =>
   new Elysia({ name: 'auth', prefix: '/api/v1/auth' })
     .use(guard)
     .post('/login', async ({ body, server, request }) => reply.ok(await auth.login(body.username, body.password, clientIp(server, request)), 'Signed in'), {

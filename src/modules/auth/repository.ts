@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, lte, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gt, isNull, lte, sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { loginFailures, refreshTokens, settings } from '../../db/schema'
 
@@ -37,41 +37,64 @@ export async function revokeUserRefreshTokens(db: Queryable, userId: number, at:
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
 }
 
-/** Failed logins of a username key since `since`, oldest first. */
-export async function recentFailures(db: Queryable, usernameKey: string, since: Date): Promise<Date[]> {
-  const rows = await db
-    .select({ failedAt: loginFailures.failedAt })
-    .from(loginFailures)
-    .where(and(eq(loginFailures.usernameKey, usernameKey), gt(loginFailures.failedAt, since)))
-    .orderBy(asc(loginFailures.failedAt))
-  return rows.map((row) => row.failedAt)
+/** Who made a sign-in attempt: the lower-cased username and the client's address (null: unknown, one address of its own). */
+export interface AttemptKey {
+  usernameKey: string
+  address: string | null
+}
+
+export interface FailureLimits {
+  /** failures of one username from one address */
+  perPair: number
+  /** failures from one address, whatever the usernames */
+  perAddress: number
+}
+
+const fromAddress = (address: string | null) => sql`${loginFailures.address} IS ${address}`
+const ofPair = (key: AttemptKey) => and(eq(loginFailures.usernameKey, key.usernameKey), fromAddress(key.address))
+
+/**
+ * Counts a sign-in attempt as a failure before its password is checked, unless a limit is
+ * already reached inside the window: one statement, so parallel attempts (on any instance)
+ * cannot all slip under the limits. Failures older than the window are purged first (by the
+ * failed_at index), so nothing is kept for good. Returns the attempt's id (remove it when the
+ * password turns out right), or null when a limit holds.
+ */
+export async function reserveAttempt(db: Queryable, key: AttemptKey, at: Date, windowStart: Date, limits: FailureLimits): Promise<number | null> {
+  await db.delete(loginFailures).where(lte(loginFailures.failedAt, windowStart))
+  const recent = (scope: SQL | undefined) => db.select({ n: count() }).from(loginFailures).where(and(scope, gt(loginFailures.failedAt, windowStart)))
+  const [row] = await db
+    .insert(loginFailures)
+    .select(
+      sql`SELECT NULL, ${key.usernameKey}, ${key.address}, ${at.getTime()}
+          WHERE (${recent(ofPair(key))}) < ${limits.perPair} AND (${recent(fromAddress(key.address))}) < ${limits.perAddress}`,
+    )
+    .returning({ id: loginFailures.id })
+  return row?.id ?? null
 }
 
 /**
- * Counts a sign-in attempt as a failure before its password is checked, unless `max` failures of the
- * key are already inside the window: one statement, so parallel attempts cannot all slip under the
- * limit. Returns the attempt's id (remove it when the password turns out right), or null when locked.
+ * The `limit`-th newest failure of the pair (or of the address alone) inside the window, or
+ * null when there are fewer: the limit holds until that failure leaves the window.
  */
-export async function reserveAttempt(db: Queryable, usernameKey: string, at: Date, windowStart: Date, max: number): Promise<number | null> {
-  const recent = db
-    .select({ n: count() })
-    .from(loginFailures)
-    .where(and(eq(loginFailures.usernameKey, usernameKey), gt(loginFailures.failedAt, windowStart)))
+export async function limitingFailure(db: Queryable, scope: AttemptKey | { address: string | null }, since: Date, limit: number): Promise<Date | null> {
   const [row] = await db
-    .insert(loginFailures)
-    .select(sql`SELECT NULL, ${usernameKey}, ${at.getTime()} WHERE (${recent}) < ${max}`)
-    .returning({ id: loginFailures.id })
-  if (!row) return null
-  await db.delete(loginFailures).where(and(eq(loginFailures.usernameKey, usernameKey), lte(loginFailures.failedAt, windowStart)))
-  return row.id
+    .select({ failedAt: loginFailures.failedAt })
+    .from(loginFailures)
+    .where(and('usernameKey' in scope ? ofPair(scope) : fromAddress(scope.address), gt(loginFailures.failedAt, since)))
+    .orderBy(desc(loginFailures.failedAt))
+    .limit(1)
+    .offset(limit - 1)
+  return row?.failedAt ?? null
 }
 
 export async function removeAttempt(db: Queryable, id: number): Promise<void> {
   await db.delete(loginFailures).where(eq(loginFailures.id, id))
 }
 
-export async function clearFailures(db: Queryable, usernameKey: string): Promise<void> {
-  await db.delete(loginFailures).where(eq(loginFailures.usernameKey, usernameKey))
+/** A right password clears the failures of that username from that address only. */
+export async function clearFailures(db: Queryable, key: AttemptKey): Promise<void> {
+  await db.delete(loginFailures).where(ofPair(key))
 }
 
 /** Stores `value` under `key` unless one is there already; returns the value that is kept. */

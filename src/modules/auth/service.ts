@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { Database, Tx } from '../../db/client'
 import { employees } from '../../db/schema'
-import { TooManyRequestsError, UnauthorizedError, ValidationError } from '../../http/errors'
+import { UnauthorizedError, ValidationError } from '../../http/errors'
 import type { Clock } from '../../lib/clock'
+import type { HashGate } from '../../lib/hash-gate'
 import { hashPassword, unknownUserHash, verifyPassword } from '../../lib/password'
 import { recordAudit, type Actor } from '../audit/recorder'
 import type { AccessResolver, Principal } from '../rbac/access'
@@ -13,10 +14,8 @@ import { presentUser } from '../users/service'
 import { bumpTokenVersion, findUserById, findUserByUsername, updateUser, type UserRow } from '../users/repository'
 import type { Me, TokenPair } from './model'
 import * as repo from './repository'
+import { createLockBook, FAILURE_LIMITS, LOGIN_WINDOW_MS, throughGate } from './throttle'
 import { hashRefreshToken, newRefreshToken, type TokenService } from './tokens'
-
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000
-export const LOGIN_MAX_FAILURES = 10
 
 export interface AuthDeps {
   database: Database
@@ -24,13 +23,16 @@ export interface AuthDeps {
   access: AccessResolver
   tokens: TokenService
   refreshTtlSeconds: number
+  /** bounds the password hashes and checks running at once */
+  hashGate: HashGate
 }
 
 const WRONG_CREDENTIALS = 'Wrong username or password'
 const DISABLED = 'This account is disabled; ask an administrator to enable it'
 
-export function createAuthService({ database, clock, access, tokens, refreshTtlSeconds }: AuthDeps) {
+export function createAuthService({ database, clock, access, tokens, refreshTtlSeconds, hashGate }: AuthDeps) {
   const { db } = database
+  const locks = createLockBook()
 
   /** A new access token and a refresh token; `familyId` continues a rotation chain. */
   const issuePair = async (tx: Tx, user: UserRow, familyId: string = randomUUID()): Promise<TokenPair> => {
@@ -60,30 +62,32 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
 
   return {
     async login(username: string, password: string, ip: string | null): Promise<TokenPair> {
-      const key = username.toLowerCase()
-      const now = clock.now()
-      const windowStart = new Date(now.getTime() - LOGIN_WINDOW_MS)
-      // counted before the slow password check, so a burst of parallel guesses cannot all pass the limit
-      const attempt = await database.write((tx) => repo.reserveAttempt(tx, key, now, windowStart, LOGIN_MAX_FAILURES))
-      if (attempt === null) {
-        const failures = await repo.recentFailures(db, key, windowStart)
-        const oldest = failures.at(-LOGIN_MAX_FAILURES)
-        const seconds = oldest ? Math.max(1, Math.ceil((oldest.getTime() + LOGIN_WINDOW_MS - now.getTime()) / 1000)) : 1
-        throw new TooManyRequestsError(
-          `Too many failed sign-ins for "${username}"; try again in ${Math.ceil(seconds / 60)} minute(s)`,
-          seconds,
+      const key = { usernameKey: username.toLowerCase(), address: ip }
+      // a known lock and then the gate come first: a refused request costs neither a write nor a hash
+      const known = locks.refusal(key, username, clock.now())
+      if (known) throw known
+      const checked = await throughGate(hashGate, ip, async () => {
+        const now = clock.now()
+        // counted before the slow password check, so parallel guesses cannot all pass the limits
+        const attempt = await database.write((tx) =>
+          repo.reserveAttempt(tx, key, now, new Date(now.getTime() - LOGIN_WINDOW_MS), FAILURE_LIMITS),
         )
-      }
-      const user = await findUserByUsername(db, username)
-      const valid = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash()))
+        if (attempt === null) return { locked: true, now } as const
+        const user = await findUserByUsername(db, username)
+        const valid = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash()))
+        return { locked: false, attempt, user: valid ? user : null } as const
+      })
+      if (checked.locked) throw await locks.refused(db, key, username, checked.now)
+      const { attempt, user } = checked
       // a wrong password keeps the attempt as a failure
-      if (!user || !valid) throw new UnauthorizedError(WRONG_CREDENTIALS)
+      if (!user) throw new UnauthorizedError(WRONG_CREDENTIALS)
       if (user.status !== 1) {
         await database.write((tx) => repo.removeAttempt(tx, attempt))
         throw new UnauthorizedError(DISABLED)
       }
       return database.write(async (tx) => {
         await repo.clearFailures(tx, key)
+        locks.forget(key)
         await audit(tx, user.id, ip, 'auth.login')
         return issuePair(tx, user)
       })
@@ -160,9 +164,11 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
     async changePassword(principal: Principal, actor: Actor, oldPassword: string, newPassword: string): Promise<TokenPair> {
       const user = await findUserById(db, principal.userId)
       if (!user) throw new UnauthorizedError('The account of this token no longer exists')
-      if (!(await verifyPassword(oldPassword, user.passwordHash)))
-        throw new ValidationError('The current password is not correct', [{ field: 'old_password', message: 'is not correct' }])
-      const passwordHash = await hashPassword(newPassword)
+      const passwordHash = await throughGate(hashGate, actor.ip, async () => {
+        if (!(await verifyPassword(oldPassword, user.passwordHash)))
+          throw new ValidationError('The current password is not correct', [{ field: 'old_password', message: 'is not correct' }])
+        return hashPassword(newPassword)
+      })
       const now = clock.now()
       const pair = await database.write(async (tx) => {
         await repo.revokeUserRefreshTokens(tx, user.id, now)
