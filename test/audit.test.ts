@@ -244,6 +244,15 @@ const STEPS: Step[] = [
     },
   },
   {
+    method: 'PUT',
+    path: '/api/v1/auth/me',
+    as: () => bob,
+    body: { name: 'Bob Himself' },
+    status: 200,
+    entry: { actorId: 2, action: 'user.update', resource: 'user', resourceId: '2' },
+  },
+  { method: 'PUT', path: '/api/v1/auth/me', as: () => bob, body: { email: 'not an address' }, status: 400 },
+  {
     method: 'POST',
     path: '/api/v1/auth/logout',
     as: () => bob,

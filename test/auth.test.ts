@@ -303,3 +303,38 @@ describe('logout, me and password', () => {
     expect(row.passwordHash).toStartWith('$argon2id$')
   })
 })
+
+describe('one’s own profile', () => {
+  test('PUT /auth/me changes name and contact details only; username, status and roles sent with it are ignored', async () => {
+    const user = await makeUser([])
+    const token = await login(t.app, user.username, user.password)
+    const reply = await req(t.app, 'PUT', '/api/v1/auth/me', {
+      token,
+      body: { name: '  New Name ', phone: '13800000000', email: 'me@example.com', username: 'renamed', status: 0, roles: ['admin'] },
+    })
+    const [row] = await t.deps.database.db.select().from(users).where(eq(users.id, user.id))
+    expect(reply.body).toEqual(
+      okBody(
+        {
+          id: user.id,
+          username: user.username,
+          name: 'New Name',
+          phone: '13800000000',
+          email: 'me@example.com',
+          avatar: null,
+          status: 1,
+          roles: [],
+          created_at: row.createdAt.toISOString(),
+          updated_at: NOW,
+        },
+        'Profile updated',
+      ),
+    )
+    expect(row).toMatchObject({ username: user.username, status: 1, name: 'New Name' })
+    const cleared = await req(t.app, 'PUT', '/api/v1/auth/me', { token, body: { phone: null } })
+    expect(cleared.body.data.phone).toBeNull()
+    const blank = await req(t.app, 'PUT', '/api/v1/auth/me', { token, body: { name: '   ' } })
+    expect(blank.status).toBe(400)
+    expect((await req(t.app, 'PUT', '/api/v1/auth/me', { body: { name: 'x' } })).status).toBe(401)
+  })
+})

@@ -1,7 +1,8 @@
 import { Elysia, t } from 'elysia'
 import type { AuthGuard, ClientIp } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
-import { ChangePasswordBody, LoginBody, Me, RefreshBody, TokenPair } from './model'
+import { ChangePasswordBody, LoginBody, Me, RefreshBody, TokenPair, UpdateMeBody } from './model'
+import { User } from '../users/model'
 import type { AuthService } from './service'
 
 const detail = (summary: string) => ({ tags: ['Auth'], summary })
@@ -28,6 +29,12 @@ export const authController = (guard: AuthGuard, reply: Replier, auth: AuthServi
       auth: true,
       response: Envelope(Me),
       detail: detail('The caller: user, roles, permissions and linked employee'),
+    })
+    .put('/me', async ({ principal, actor, body }) => reply.ok(await auth.updateMe(principal, actor, body), 'Profile updated'), {
+      auth: true,
+      body: UpdateMeBody,
+      response: Envelope(User),
+      detail: detail('Change your own name, phone, e-mail or avatar (username, status and roles are an administrator’s)'),
     })
     .put(
       '/password',

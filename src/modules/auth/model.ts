@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { Password } from '../../http/models'
-import { User } from '../users/model'
+import { CreateUserBody, User } from '../users/model'
 
 export const LoginBody = t.Object({
   username: t.String({ minLength: 1, maxLength: 64 }),
@@ -13,6 +13,10 @@ export const ChangePasswordBody = t.Object({
   old_password: t.String({ minLength: 1, maxLength: 128 }),
   new_password: Password,
 })
+
+/** What people change of their own account themselves; username, status and roles are an administrator's. */
+export const UpdateMeBody = t.Partial(t.Pick(CreateUserBody, ['name', 'phone', 'email', 'avatar']))
+export type UpdateMeInput = typeof UpdateMeBody.static
 
 export const TokenPair = t.Object({
   access_token: t.String(),

@@ -4,15 +4,17 @@ import type { Database, Tx } from '../../db/client'
 import { employees } from '../../db/schema'
 import { UnauthorizedError, ValidationError } from '../../http/errors'
 import type { Clock } from '../../lib/clock'
+import { optionalText, requiredText } from '../../lib/text'
 import type { HashGate } from '../../lib/hash-gate'
 import { hashPassword, unknownUserHash, verifyPassword } from '../../lib/password'
 import { recordAudit, type Actor } from '../audit/recorder'
 import type { AccessResolver, Principal } from '../rbac/access'
 import { allows } from '../rbac/ability'
 import { allPermissionNames, roleNamesByUser } from '../rbac/repository'
+import type { UserResponse } from '../users/model'
 import { presentUser } from '../users/service'
 import { bumpTokenVersion, findUserById, findUserByUsername, updateUser, type UserRow } from '../users/repository'
-import type { Me, TokenPair } from './model'
+import type { Me, TokenPair, UpdateMeInput } from './model'
 import * as repo from './repository'
 import { createLockBook, FAILURE_LIMITS, LOGIN_WINDOW_MS, throughGate } from './throttle'
 import { hashRefreshToken, newRefreshToken, type TokenService } from './tokens'
@@ -158,6 +160,26 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
         permissions: catalogue.filter((name) => allows(principal.ability, name)),
         employee: employee ?? null,
       }
+    },
+
+    /** The caller edits their own name and contact details (the admin routes refuse one's own account). */
+    async updateMe(principal: Principal, actor: Actor, input: UpdateMeInput): Promise<UserResponse> {
+      const now = clock.now()
+      return database.write(async (tx) => {
+        const current = await findUserById(tx, principal.userId)
+        if (!current) throw new UnauthorizedError('The account of this token no longer exists')
+        const before = await presentUser(tx, current)
+        const row = await updateUser(tx, principal.userId, {
+          name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
+          phone: optionalText(input.phone),
+          email: optionalText(input.email),
+          avatar: optionalText(input.avatar),
+          updatedAt: now,
+        })
+        const after = await presentUser(tx, row!)
+        await recordAudit(tx, actor, now, { action: 'user.update', resource: 'user', resourceId: principal.userId, before, after })
+        return after
+      })
     },
 
     /** Changes the caller's password, ends their other sessions and returns a fresh pair for this one. */
