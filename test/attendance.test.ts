@@ -173,8 +173,20 @@ describe('the geofence', () => {
         id: 1,
         employeeId: employeeIds.ann,
         ruleId: 1,
+        groupId: 1,
         workDate: '2024-03-01',
         timezone: 'Asia/Shanghai',
+        // what the record is judged under from now on, whatever becomes of its rule
+        shiftStart: new Date(local('2024-03-01T09:00:00')),
+        shiftEnd: new Date(local('2024-03-01T18:00:00')),
+        workDateEnd: new Date(local('2024-03-02T00:00:00')),
+        breakStart: new Date(local('2024-03-01T12:00:00')),
+        breakEnd: new Date(local('2024-03-01T13:00:00')),
+        lateGracePeriod: 5,
+        earlyGracePeriod: 0,
+        requiredWorkHours: 8,
+        flexibleTime: false,
+        isWorkDay: true,
         clockInTime: now,
         clockOutTime: null,
         clockInLat: position.latitude,
@@ -664,5 +676,45 @@ describe('rule changes take effect on the next request', () => {
     expect(await rule()).toEqual(failure(404, 'Your attendance group "Office" has no enabled rule'))
     await adminReq('PUT', '/api/v1/admin/attendance/rules/2', { name: 'Office hours', work_start_time: '09:00', status: 1 })
     expect((await rule()).data).toMatchObject({ id: 2, name: 'Office hours', work_start_time: '09:00' })
+  })
+})
+
+describe('refused clock attempts are bounded per employee', () => {
+  test('10 refusals in 10 minutes are kept; the 11th is a 429 that keeps nothing; inside the area still clocks in; later ones are kept again', async () => {
+    at('2024-06-03T08:40:00')
+    admin = await loginAdmin(t.app)
+    const created = await adminReq('POST', '/api/v1/admin/employees', { name: 'geo', username: 'geo', password: 'geo-password' })
+    const id = created.body.data.id
+    await adminReq('POST', '/api/v1/admin/attendance/groups/1/employees', { employee_ids: [id] })
+    const token = await login(t.app, 'geo', 'geo-password')
+    const kept = async () =>
+      (await t.deps.database.db.select({ n: count() }).from(attendanceAttempts).where(eq(attendanceAttempts.employeeId, id)))[0].n
+    const far = 'You are 150 m from the allowed place, outside its 100 m radius; clock in from within 100 m'
+
+    for (let i = 0; i < 10; i++) {
+      const refused = await req(t.app, 'POST', '/api/v1/attendance/clock-in', { token, body: north(150) })
+      expect(refused.body).toEqual(failure(400, far))
+      t.clock.advance(30_000)
+    }
+    expect(await kept()).toBe(10)
+    // 08:45: the first refusal (08:40) leaves the window at 08:50
+    const bounded = await req(t.app, 'POST', '/api/v1/attendance/clock-in', { token, body: north(150) })
+    expect(bounded.status).toBe(429)
+    expect(bounded.headers.get('retry-after')).toBe('300')
+    expect(bounded.body).toEqual(
+      failure(
+        429,
+        `${far}. You have had 10 refused attempts in 10 minutes, so this one was not recorded; wait 5 minute(s) before trying from outside the area (from within it you can clock at once)`,
+      ),
+    )
+    expect(await kept()).toBe(10)
+
+    const inside = await req(t.app, 'POST', '/api/v1/attendance/clock-in', { token, body: north(20) })
+    expect([inside.status, inside.body.data.status]).toEqual([200, 0])
+
+    at('2024-06-03T18:30:00')
+    const later = await req(t.app, 'POST', '/api/v1/attendance/clock-out', { token, body: north(150) })
+    expect(later.body).toEqual(failure(400, 'You are 150 m from the allowed place, outside its 100 m radius; clock out from within 100 m'))
+    expect(await kept()).toBe(11)
   })
 })

@@ -1,5 +1,5 @@
 import type { InValue } from '@libsql/client'
-import { evaluateClockIn, evaluateClockOut, isWorkDay, type PolicyRule } from '../../src/modules/attendance/policy'
+import { evaluateClockIn, evaluateClockOut, isWorkDay, shiftFor, type PolicyRule } from '../../src/modules/attendance/policy'
 import { addDays, instantAt, weekday } from '../../src/lib/local-time'
 import type { Random } from './random'
 
@@ -23,8 +23,20 @@ export interface SeedRule {
 export const ATTENDANCE_COLUMNS = [
   'employee_id',
   'rule_id',
+  'group_id',
   'work_date',
   'timezone',
+  // the shift the record keeps (policy.ts `Shift`)
+  'shift_start',
+  'shift_end',
+  'work_date_end',
+  'break_start',
+  'break_end',
+  'late_grace_period',
+  'early_grace_period',
+  'required_work_hours',
+  'flexible_time',
+  'is_work_day',
   'clock_in_time',
   'clock_out_time',
   'clock_in_lat',
@@ -105,10 +117,24 @@ function near(random: Random, location: NonNullable<SeedRule['location']>): [num
  * Returns the row in ATTENDANCE_COLUMNS order.
  */
 export function makeRecord(random: Random, rule: SeedRule, frame: DayFrame, employeeId: number, workDate: string, zone: string): InValue[] {
+  // every generated date is a work day of the rule (see `workDates`)
+  const kept: InValue[] = [
+    frame.start * MINUTE_MS,
+    frame.end * MINUTE_MS,
+    frame.closeMs,
+    frame.breakStart * MINUTE_MS,
+    frame.breakEnd * MINUTE_MS,
+    rule.lateGrace,
+    rule.earlyGrace,
+    REQUIRED_WORK_HOURS,
+    0,
+    1,
+  ]
+  const head = [employeeId, rule.id, rule.groupId, workDate, zone, ...kept]
   const kind = random.weighted(STATUS_MIX)
   if (kind === 3) {
     const at = frame.closeMs + random.int(0, DAY_CLOSE_LAG_MS - 1)
-    return [employeeId, rule.id, workDate, zone, null, null, null, null, null, null, 3, 0, 0, 0, '', at, at]
+    return [...head, null, null, null, null, null, null, 3, 0, 0, 0, '', at, at]
   }
   // some of the early leavers and of the forgotten clock-outs came in late as well
   const late = kind === 1 || ((kind === 2 || kind === 4) && random.chance(0.2))
@@ -123,7 +149,7 @@ export function makeRecord(random: Random, rule: SeedRule, frame: DayFrame, empl
 
   if (kind === 4) {
     const closedAt = frame.closeMs + random.int(0, DAY_CLOSE_LAG_MS - 1)
-    return [employeeId, rule.id, workDate, zone, clockIn, null, inLat, inLng, null, null, 4, 0, lateMinutes, 0, note, clockIn, closedAt]
+    return [...head, clockIn, null, inLat, inLng, null, null, 4, 0, lateMinutes, 0, note, clockIn, closedAt]
   }
 
   let outMinute: number
@@ -140,30 +166,13 @@ export function makeRecord(random: Random, rule: SeedRule, frame: DayFrame, empl
   const clockOut = outMinute * MINUTE_MS + random.int(0, MINUTE_MS - 1)
   const [outLat, outLng] = rule.location ? near(random, rule.location) : [null, null]
   if (kind === 2 && random.chance(0.2)) note = note ? `${note}\n${random.pick(EARLY_NOTES)}` : random.pick(EARLY_NOTES)
-  return [
-    employeeId,
-    rule.id,
-    workDate,
-    zone,
-    clockIn,
-    clockOut,
-    inLat,
-    inLng,
-    outLat,
-    outLng,
-    kind,
-    workMinutes,
-    lateMinutes,
-    earlyMinutes,
-    note,
-    clockIn,
-    clockOut,
-  ]
+  return [...head, clockIn, clockOut, inLat, inLng, outLat, outLng, kind, workMinutes, lateMinutes, earlyMinutes, note, clockIn, clockOut]
 }
 
 const column = (name: (typeof ATTENDANCE_COLUMNS)[number]) => ATTENDANCE_COLUMNS.indexOf(name)
 const AT = {
   workDate: column('work_date'),
+  shiftStart: column('shift_start'),
   clockIn: column('clock_in_time'),
   clockOut: column('clock_out_time'),
   status: column('status'),
@@ -171,6 +180,9 @@ const AT = {
   lateMinutes: column('late_minutes'),
   earlyMinutes: column('early_minutes'),
 }
+
+/** The kept-shift columns of a row, in ATTENDANCE_COLUMNS order. */
+const keptOf = (row: readonly InValue[]) => row.slice(AT.shiftStart, AT.shiftStart + 10)
 
 /** What the app's own policy says of a generated row; null when they agree, else the difference. */
 export function checkRecord(rule: SeedRule, zone: string, row: readonly InValue[]): string | null {
@@ -183,6 +195,11 @@ export function checkRecord(rule: SeedRule, zone: string, row: readonly InValue[
     workMinutes: row[AT.workMinutes] as number,
   }
   if (!isWorkDay(policy, workDate)) return `${workDate} is not a work day of rule ${rule.id}`
+  const shift = shiftFor(policy, zone, workDate)
+  const kept = [shift.start, shift.end, shift.workDateEnd, shift.breakStart!, shift.breakEnd!].map((at) => at.getTime())
+  const expectedKept = [...kept, shift.lateGrace, shift.earlyGrace, shift.requiredWorkHours, Number(shift.flexible), Number(shift.workDay)]
+  const keptRow = JSON.stringify(keptOf(row))
+  if (keptRow !== JSON.stringify(expectedKept)) return `kept shift ${keptRow}, policy ${JSON.stringify(expectedKept)}`
   if (row[AT.clockIn] === null) {
     const expected = { status: 3, lateMinutes: 0, earlyMinutes: 0, workMinutes: 0 }
     return JSON.stringify(stored) === JSON.stringify(expected) ? null : `absent row ${JSON.stringify(stored)}`

@@ -1,14 +1,11 @@
-import dayjs from 'dayjs'
-import utc from 'dayjs/plugin/utc'
 import { isCalendarDate } from './dates'
-
-dayjs.extend(utc)
 
 // Zone conversions use Intl, not dayjs.tz: dayjs.tz(wall, zone) resolves a DST gap to
 // the wrong instant and picks either side of a fall-back overlap depending on the zone,
 // and dayjs(instant).tz(zone) renders a wrong wall clock when that wall time falls in a
-// DST gap of the host's own zone. Calendar arithmetic runs in dayjs UTC mode, which has
-// no host zone in it.
+// DST gap of the host's own zone. Calendar arithmetic counts whole days of UTC
+// milliseconds, which has no host zone in it (and is cheaper than dayjs: clocking in
+// does it several times).
 
 const DAY_MS = 86_400_000
 const MINUTE_MS = 60_000
@@ -86,17 +83,23 @@ export function localMinuteOfDay(instant: Date, zone: string): number {
   return wall.hour * 60 + wall.minute
 }
 
+/** Midnight UTC of a calendar date, in ms (Date.parse reads years 0000–0099 as written, Date.UTC would not). */
+function dayMs(date: string): number {
+  return Date.parse(`${requireDate(date)}T00:00:00Z`)
+}
+
 /** ISO weekday: 1 = Monday … 7 = Sunday. */
 export function weekday(date: string): number {
-  return dayjs.utc(requireDate(date)).day() || 7
+  return new Date(dayMs(date)).getUTCDay() || 7
 }
 
 export function addDays(date: string, days: number): string {
-  return dayjs.utc(requireDate(date)).add(days, 'day').format('YYYY-MM-DD')
+  const day = new Date(dayMs(date) + days * DAY_MS)
+  return `${pad(day.getUTCFullYear(), 4)}-${pad(day.getUTCMonth() + 1)}-${pad(day.getUTCDate())}`
 }
 
 export function daysBetween(start: string, end: string): number {
-  return dayjs.utc(requireDate(end)).diff(dayjs.utc(requireDate(start)), 'day')
+  return Math.round((dayMs(end) - dayMs(start)) / DAY_MS)
 }
 
 export function parseHHMM(value: string): number | null {
@@ -110,6 +113,20 @@ export function parseHHMM(value: string): number | null {
  * fall-back gives the earlier instant.
  */
 export function instantAt(date: string, hhmm: string, zone: string): Date {
+  // every employee of a group asks for the same few (date, time, zone): each is worked out once
+  const key = `${zone} ${date} ${hhmm}`
+  let at = instants.get(key)
+  if (at === undefined) {
+    if (instants.size >= MAX_INSTANTS) instants.clear()
+    instants.set(key, (at = computeInstantAt(date, hhmm, zone)))
+  }
+  return new Date(at)
+}
+
+const MAX_INSTANTS = 10_000
+const instants = new Map<string, number>()
+
+function computeInstantAt(date: string, hhmm: string, zone: string): number {
   const minutes = parseHHMM(hhmm)
   if (minutes === null) throw new RangeError(`not an HH:MM time: ${hhmm}`)
   const wallMs = Date.parse(`${requireDate(date)}T00:00:00Z`) + minutes * MINUTE_MS
@@ -119,7 +136,7 @@ export function instantAt(date: string, hhmm: string, zone: string): Date {
   const offsetBefore = offsetMs(wallMs - DAY_MS, zone)
   const offsetAfter = offsetMs(wallMs + DAY_MS, zone)
   const matches = [wallMs - offsetBefore, wallMs - offsetAfter].filter((at) => at + offsetMs(at, zone) === wallMs)
-  if (matches.length > 0) return new Date(Math.min(...matches))
+  if (matches.length > 0) return Math.min(...matches)
 
   // in a gap: find the transition between the two candidates
   let earlier = Math.min(wallMs - offsetBefore, wallMs - offsetAfter)
@@ -130,5 +147,5 @@ export function instantAt(date: string, hhmm: string, zone: string): Date {
     if (offsetMs(middle, zone) === offsetAtEarlier) earlier = middle
     else later = middle
   }
-  return new Date(later)
+  return later
 }

@@ -1,16 +1,25 @@
 import { describe, expect, test } from 'bun:test'
 import {
+  closesAt,
   evaluateClockIn,
   evaluateClockOut,
   hoursOf,
+  hundredthsOf,
   isOvernight,
   isWorkDay,
+  judgeClockIn,
+  judgeClockOut,
+  requiredMinutes,
+  ruleOn,
+  shiftAt,
+  shiftFor,
   shiftOf,
   workDateOf,
   workedMinutes,
   type ClockIn,
   type ClockOut,
   type PolicyRule,
+  type Shift,
 } from '../../src/modules/attendance/policy'
 
 // 2024-03-14 is a Thursday, 2024-03-15 a Friday, 2024-03-16 a Saturday
@@ -423,5 +432,153 @@ describe('hours of minutes', () => {
     [1439, 23.98],
   ])('%p min → %p h', (minutes, hours) => {
     expect(hoursOf(minutes)).toBe(hours)
+  })
+})
+
+// Issue 20: a group's rules together decide a clock-in's work date and rule.
+describe('the shift a clock-in belongs to, among a group’s rules', () => {
+  const nights: PolicyRule = { ...nightShift, workDays: weekdays }
+  const weekendDays: PolicyRule = { ...dayShift, workStart: '09:00', workEnd: '17:00', workDays: [6, 7] }
+  const saturdayNights: PolicyRule = { ...nightShift, workStart: '23:00', workEnd: '07:00', workDays: [6] }
+  const named = new Map<PolicyRule, string>([
+    [nights, 'nights'],
+    [weekendDays, 'weekend days'],
+    [dayShift, 'day shift'],
+    [saturdayNights, 'saturday nights'],
+    [nightShift, 'night shift'],
+  ])
+  const itself = (rule: PolicyRule) => rule
+  test.each([
+    // 2024-03-15 is a Friday
+    ['Friday 21:55: Friday night', [nights, weekendDays], 'UTC', '2024-03-15T21:55:00Z', '2024-03-15', 'nights'],
+    ['Saturday 05:59: still Friday night', [nights, weekendDays], 'UTC', '2024-03-16T05:59:00Z', '2024-03-15', 'nights'],
+    ['Saturday 06:00: Saturday, under the weekend rule', [nights, weekendDays], 'UTC', '2024-03-16T06:00:00Z', '2024-03-16', 'weekend days'],
+    ['Sunday 00:30: Sunday (Saturday is a day rule)', [nights, weekendDays], 'UTC', '2024-03-17T00:30:00Z', '2024-03-17', 'weekend days'],
+    ['Monday 00:30: Monday night, early (Sunday is a day rule)', [nights, weekendDays], 'UTC', '2024-03-18T00:30:00Z', '2024-03-18', 'nights'],
+    ['Tuesday 00:30: Monday night', [nights, weekendDays], 'UTC', '2024-03-19T00:30:00Z', '2024-03-18', 'nights'],
+    ['Shanghai Saturday 05:00 is Friday 21:00 UTC', [nights, weekendDays], SHANGHAI, '2024-03-15T21:00:00Z', '2024-03-15', 'nights'],
+    ['a day rule, then a night rule on Saturday: Sunday 06:30 is Saturday night', [dayShift, saturdayNights], 'UTC', '2024-03-17T06:30:00Z', '2024-03-16', 'saturday nights'],
+    ['the same at 07:00: Sunday, under the first rule', [dayShift, saturdayNights], 'UTC', '2024-03-17T07:00:00Z', '2024-03-17', 'day shift'],
+    ['one overnight rule: Sunday 00:30 is Saturday night, a day off', [nightShift], 'UTC', '2024-03-17T00:30:00Z', '2024-03-16', 'night shift'],
+  ])('%s', (_name, rules, zone, at, workDate, rule) => {
+    const shift = shiftAt(rules, itself, zone, new Date(at))
+    expect(shift && { workDate: shift.workDate, rule: named.get(shift.rule) }).toEqual({ workDate, rule })
+  })
+
+  test('no rules: no shift', () => {
+    expect(shiftAt([], itself, 'UTC', new Date('2024-03-15T09:00:00Z'))).toBeNull()
+  })
+
+  test.each([
+    ['Friday', '2024-03-15', 'nights'],
+    ['Saturday', '2024-03-16', 'weekend days'],
+    ['Sunday', '2024-03-17', 'weekend days'],
+  ])('the rule that applies on a %s', (_day, date, rule) => {
+    expect(named.get(ruleOn([nights, weekendDays], itself, date)!)).toBe(rule)
+  })
+
+  test('a weekday no rule names falls to the first rule', () => {
+    expect(named.get(ruleOn([weekendDays, nights], itself, '2024-03-15')!)).toBe('nights')
+    expect(named.get(ruleOn([dayShift], itself, '2024-03-16')!)).toBe('day shift')
+  })
+})
+
+describe('the shift a record keeps', () => {
+  test('a day shift in Shanghai: its instants and the rule’s terms', () => {
+    expect(shiftFor(dayShift, SHANGHAI, '2024-03-15')).toEqual({
+      start: new Date('2024-03-15T01:00:00Z'),
+      end: new Date('2024-03-15T10:00:00Z'),
+      // clock-ins are dated the 15th until its local midnight
+      workDateEnd: new Date('2024-03-15T16:00:00Z'),
+      breakStart: new Date('2024-03-15T04:00:00Z'),
+      breakEnd: new Date('2024-03-15T05:00:00Z'),
+      lateGrace: 5,
+      earlyGrace: 5,
+      requiredWorkHours: 8,
+      flexible: false,
+      workDay: true,
+    } satisfies Shift)
+  })
+
+  test('a night shift on a day off, without a break', () => {
+    expect(shiftFor({ ...nightShift, ...noBreak }, 'UTC', '2024-03-16')).toEqual({
+      start: new Date('2024-03-16T22:00:00Z'),
+      end: new Date('2024-03-17T06:00:00Z'),
+      // … and until the night shift's end
+      workDateEnd: new Date('2024-03-17T06:00:00Z'),
+      breakStart: null,
+      breakEnd: null,
+      lateGrace: 5,
+      earlyGrace: 5,
+      requiredWorkHours: 7.5,
+      flexible: false,
+      workDay: false,
+    } satisfies Shift)
+  })
+
+  test('judged by the kept shift, not by the rule as it is now', () => {
+    const kept = shiftFor(dayShift, 'UTC', '2024-03-15')
+    const clockIn = new Date('2024-03-15T09:06:00Z')
+    expect(judgeClockIn(kept, clockIn)).toEqual({ status: 1, lateMinutes: 6 })
+    // the rule was since moved to 08:00–17:00 without a break: the kept shift still says 18:00 and 12:00–13:00
+    expect(judgeClockOut(kept, clockIn, new Date('2024-03-15T17:30:00Z'), 6)).toEqual({
+      status: 2,
+      earlyMinutes: 30,
+      workMinutes: 444,
+      workHours: 7.4,
+    })
+  })
+})
+
+describe('day close closes a shift at the local midnight after it ends', () => {
+  test.each([
+    ['a day shift, UTC', '2024-03-15T18:00:00Z', 'UTC', '2024-03-16T00:00:00Z'],
+    ['a night shift ending on Saturday morning', '2024-03-16T06:00:00Z', 'UTC', '2024-03-17T00:00:00Z'],
+    ['a shift ending at midnight closes then', '2024-03-16T00:00:00Z', 'UTC', '2024-03-17T00:00:00Z'],
+    ['Shanghai 18:00 (10:00Z)', '2024-03-15T10:00:00Z', SHANGHAI, '2024-03-15T16:00:00Z'],
+    ['New York, the night into spring forward', '2024-03-10T10:00:00Z', NEW_YORK, '2024-03-11T04:00:00Z'],
+    ['New York, the night into fall back', '2024-11-03T11:00:00Z', NEW_YORK, '2024-11-04T05:00:00Z'],
+  ])('%s', (_name, end, zone, closes) => {
+    expect(closesAt(new Date(end), zone)).toEqual(new Date(closes))
+  })
+})
+
+describe('required hours compare with the hours as shown', () => {
+  // 09:00–17:50 with a 12:00–12:30 break is 500 minutes, shown as 8.33 hours
+  const fine: PolicyRule = { ...dayShift, workEnd: '17:50', breakEnd: '12:30', lateGrace: 0, earlyGrace: 0, requiredWorkHours: 8.34 }
+  clockOutCases('8.34 h required', fine, 'UTC', '2024-03-15', [
+    ['8.33 h is short', '2024-03-15T09:00:00Z', '2024-03-15T17:50:00Z', 0, 4, 0, 500, 8.33],
+    ['8.35 h is enough', '2024-03-15T08:59:00Z', '2024-03-15T17:50:00Z', 0, 0, 0, 501, 8.35],
+  ])
+  clockOutCases('8.34 h required, flexible', { ...fine, flexible: true }, 'UTC', '2024-03-15', [
+    ['short by the one minute 8.33 h lacks', '2024-03-15T09:00:00Z', '2024-03-15T17:50:00Z', 0, 2, 1, 500, 8.33],
+    ['enough', '2024-03-15T08:59:00Z', '2024-03-15T17:50:00Z', 0, 0, 0, 501, 8.35],
+  ])
+  clockOutCases('8.33 h required', { ...fine, requiredWorkHours: 8.33 }, 'UTC', '2024-03-15', [
+    ['8.33 h is enough', '2024-03-15T09:00:00Z', '2024-03-15T17:50:00Z', 0, 0, 0, 500, 8.33],
+  ])
+
+  test.each([
+    [0, 0],
+    [0.01, 1],
+    [0.02, 1],
+    [0.03, 2],
+    [1, 60],
+    [7.5, 450],
+    [8, 480],
+    [8.33, 500],
+    [8.34, 501],
+    [8.335, 501],
+    [24, 1440],
+  ])('%p h needs %p whole minutes', (hours, minutes) => {
+    expect(requiredMinutes(hours)).toBe(minutes)
+    expect(hoursOf(minutes)).toBeGreaterThanOrEqual(hours)
+    if (minutes > 0) expect(hoursOf(minutes - 1)).toBeLessThan(hours)
+  })
+})
+
+describe('hundredths of an hour', () => {
+  test('the SQL statistics sum, (minutes × 5 + 1) / 3 in integers, is the same rounding for every minute of two days', () => {
+    for (let minutes = 0; minutes <= 2880; minutes++) expect(Math.floor((minutes * 5 + 1) / 3)).toBe(hundredthsOf(minutes))
   })
 })

@@ -75,6 +75,9 @@ export const attendanceRules = sqliteTable(
   ],
 )
 
+/** A record clocked in and neither clocked out nor closed by day close (status 4); the open index's condition. */
+export const OPEN_RECORD = 'clock_in_time IS NOT NULL AND clock_out_time IS NULL AND status <> 4'
+
 export const attendanceRecords = sqliteTable(
   'attendance_records',
   {
@@ -83,10 +86,26 @@ export const attendanceRecords = sqliteTable(
       .notNull()
       .references(() => employees.id, { onDelete: 'restrict' }),
     ruleId: integer('rule_id').references(() => attendanceRules.id, { onDelete: 'set null' }),
+    /** the group the record was opened under: history, so no foreign key; it stays when the group is deleted, as the zone does */
+    groupId: integer('group_id'),
     /** YYYY-MM-DD in `timezone` */
     workDate: text('work_date').notNull(),
     /** the IANA zone the record was computed in */
     timezone: text('timezone').notNull(),
+    // What the record is judged under, fixed when it is opened (policy.ts `Shift`), so that
+    // edits of its rule, group or zone change nothing about it. Null on records written
+    // before these were kept: they fall back to their rule.
+    shiftStart: integer('shift_start', { mode: 'timestamp_ms' }),
+    shiftEnd: integer('shift_end', { mode: 'timestamp_ms' }),
+    /** until when a clock-in is dated on work_date: its local midnight, or the end of its overnight shift */
+    workDateEnd: integer('work_date_end', { mode: 'timestamp_ms' }),
+    breakStart: integer('break_start', { mode: 'timestamp_ms' }),
+    breakEnd: integer('break_end', { mode: 'timestamp_ms' }),
+    lateGracePeriod: integer('late_grace_period'),
+    earlyGracePeriod: integer('early_grace_period'),
+    requiredWorkHours: real('required_work_hours'),
+    flexibleTime: integer('flexible_time', { mode: 'boolean' }),
+    isWorkDay: integer('is_work_day', { mode: 'boolean' }),
     clockInTime: integer('clock_in_time', { mode: 'timestamp_ms' }),
     clockOutTime: integer('clock_out_time', { mode: 'timestamp_ms' }),
     clockInLat: real('clock_in_lat'),
@@ -106,6 +125,8 @@ export const attendanceRecords = sqliteTable(
     index('attendance_records_date_idx').on(t.workDate),
     index('attendance_records_status_date_idx').on(t.status, t.workDate),
     index('attendance_records_rule_idx').on(t.ruleId),
+    // open records (clocked in, not out, not closed by day close): clock-out and day close find them by record
+    index('attendance_records_open_idx').on(t.employeeId, t.workDateEnd).where(sql.raw(OPEN_RECORD)),
     check('attendance_records_status_check', sql`${t.status} BETWEEN 0 AND 4`),
   ],
 )

@@ -2,8 +2,7 @@ import type { Db } from '../../db/client'
 import { ValidationError } from '../../http/errors'
 import { localDate } from '../../lib/local-time'
 import { linkedEmployee, type Principal } from '../rbac/access'
-import { workDateOf } from './policy'
-import { policyOf, ruleFor } from './records'
+import { shiftNow } from './records'
 import * as setup from './setup-repository'
 import { zoneOf } from './setup-shapes'
 
@@ -11,6 +10,8 @@ import { zoneOf } from './setup-shapes'
 export interface CallerContext {
   employeeId: number
   hireDate: string | null
+  /** false once the employee is marked as left (status 0) */
+  active: boolean
   group: { group: setup.GroupRow; companyTimezone: string | null } | null
   zone: string
   rules: setup.RuleRow[]
@@ -25,25 +26,29 @@ export function callerContext({ db, defaultZone, ruleCache }: { db: Db; defaultZ
     const zone = group ? zoneOf(group, defaultZone) : defaultZone
     const rules =
       group && group.group.status === 1 ? await ruleCache.get(group.group.id, () => setup.enabledRulesOfGroup(db, group.group.id)) : []
-    return { employeeId, hireDate: membership?.hireDate ?? null, group, zone, rules }
+    return { employeeId, hireDate: membership?.hireDate ?? null, active: membership?.status !== 0, group, zone, rules }
   }
 }
 
-/** Today's work date for the caller: the local date, or the overnight shift still running. */
+/** Today's work date for the caller: the date a clock-in now would get (the local date, or the overnight shift still running). */
 export function todayWorkDate(context: CallerContext, now: Date): string {
-  const rule = ruleFor(context.rules, localDate(now, context.zone))
-  return rule ? workDateOf(policyOf(rule), context.zone, now) : localDate(now, context.zone)
+  return shiftNow(context.rules, context.zone, now)?.workDate ?? localDate(now, context.zone)
 }
 
-/** The rule the caller clocks against now; 400 saying why when there is none. */
-export function requireRule(context: CallerContext, now: Date): setup.RuleRow {
+/** 400 for an employee marked as left: they no longer clock in or out. */
+export function requireActive(context: CallerContext): void {
+  if (!context.active) throw new ValidationError('You are marked as having left (employee status 0), so you can no longer clock in or out')
+}
+
+/** The rule and work date the caller clocks in against now; 400 saying why when there is none. */
+export function requireShift(context: CallerContext, now: Date): { rule: setup.RuleRow; workDate: string } {
   if (!context.group) throw new ValidationError('You are not in an attendance group; ask an administrator to add you to one')
-  const rule = ruleFor(context.rules, localDate(now, context.zone))
-  if (!rule)
+  const shift = shiftNow(context.rules, context.zone, now)
+  if (!shift)
     throw new ValidationError(
       context.group.group.status === 1
         ? `Your attendance group "${context.group.group.name}" has no enabled rule; ask an administrator to add one`
         : `Your attendance group "${context.group.group.name}" is disabled; ask an administrator to enable it`,
     )
-  return rule
+  return shift
 }

@@ -8,9 +8,9 @@ import { addDays, instantAt, localDate } from '../../lib/local-time'
 import type { Logger } from '../../lib/logger'
 import { recordAudit, type Actor } from '../audit/recorder'
 import type { CloseDayResponse } from './model'
-import { isOvernight, isWorkDay } from './policy'
+import { closesAt, isWorkDay, shiftFor, shiftOf } from './policy'
 import * as repo from './repository'
-import { checkDate, policyOf, ruleFor } from './records'
+import { checkDate, policyOf, ruleFor, shiftColumns, shiftOfRecord } from './records'
 import * as setup from './setup-repository'
 import { zoneOf } from './setup-shapes'
 
@@ -21,11 +21,14 @@ const CATCH_UP_DAYS = 31
 
 type GroupResult = CloseDayResponse['groups'][number]
 
-/** When a work day has ended in the group's zone: its local midnight, a day later for an overnight shift. */
-export function closesAt(rules: setup.RuleRow[], date: string, zone: string): Date {
+/**
+ * When a work date is closed in the group's zone: when the shift of the rule that applies
+ * on it closes (policy `closesAt`: its local midnight, a day later for an overnight
+ * shift), after which no clock-in can be dated on it; its local midnight with no rule.
+ */
+export function dayClosesAt(rules: setup.RuleRow[], date: string, zone: string): Date {
   const rule = ruleFor(rules, date)
-  const overnight = rule !== null && isOvernight(policyOf(rule))
-  return instantAt(addDays(date, overnight ? 2 : 1), '00:00', zone)
+  return rule ? closesAt(shiftOf(policyOf(rule), zone, date).end, zone) : instantAt(addDays(date, 1), '00:00', zone)
 }
 
 export interface DayCloseDeps {
@@ -36,35 +39,54 @@ export interface DayCloseDeps {
 }
 
 /**
- * Day close: once a work day has ended in a group's zone, members with no record get an
- * absent record (on the rule's work days) and records with a clock-in and no clock-out
- * become exceptions. The unique (employee, work date) index makes it idempotent; a
- * lease row lets one instance at a time run the scheduled job.
+ * Day close: once a work day has closed in a group's zone, members with no record get an
+ * absent record (on the rule's work days); records with a clock-in and no clock-out
+ * become exceptions once their own shift has closed. The unique (employee, work date)
+ * index makes it idempotent; a lease row lets one instance at a time run the scheduled job.
  */
 export function createDayClose({ database, clock, defaultZone, logger }: DayCloseDeps) {
   const holder = randomUUID()
+  /** The group's first day, in its zone: no day before it is closed. */
+  const createdOn = (detail: setup.GroupDetail) => localDate(detail.group.createdAt, zoneOf(detail, defaultZone))
 
+  /** Absences of a group's work date once it is closed, under the rule that applies on that date. */
   const closeGroup = async (tx: Queryable, detail: setup.GroupDetail, date: string, now: Date): Promise<GroupResult> => {
     const zone = zoneOf(detail, defaultZone)
     const rules = await setup.enabledRulesOfGroup(tx, detail.group.id)
     const result: GroupResult = { group_id: detail.group.id, timezone: zone, closed: false, absent_records: 0, exception_records: 0 }
     // a day that has not begun in the group's zone has not ended either (and 9999-12-31 has no day after it to compute)
-    if (date > localDate(now, zone) || closesAt(rules, date, zone) > now) return result
+    if (date > localDate(now, zone) || dayClosesAt(rules, date, zone) > now) return result
     const rule = ruleFor(rules, date)
     if (rule && isWorkDay(policyOf(rule), date)) {
       const absent = await repo.membersWithoutRecord(tx, detail.group.id, date)
       result.absent_records = await repo.insertAbsences(tx, absent, {
         ruleId: rule.id,
+        groupId: detail.group.id,
         workDate: date,
         timezone: zone,
+        ...shiftColumns(shiftFor(policyOf(rule), zone, date)),
         createdAt: now,
         updatedAt: now,
       })
     }
-    result.exception_records = await repo.markOpenRecordsException(tx, detail.group.id, date, now)
     await tx.insert(attendanceClosedDays).values({ groupId: detail.group.id, workDate: date, closedAt: now }).onConflictDoNothing()
     result.closed = true
     return result
+  }
+
+  /**
+   * Open records become exceptions once their own shift has closed (policy `closesAt`,
+   * in the record's zone), found by record: whatever group, zone or rule their employee
+   * has now. Returns how many did.
+   */
+  const closeOpenRecords = async (tx: Queryable, now: Date, only: { workDate?: string; groupId?: number } = {}) => {
+    const due: number[] = []
+    for (const record of await repo.endedOpenRecords(tx, now, only)) {
+      // a record from before records kept their shift goes by its rule, if there still is one
+      const rule = record.shiftEnd || record.ruleId === null ? null : ((await setup.findRule(tx, record.ruleId))?.rule ?? null)
+      if (closesAt(shiftOfRecord(record, rule).end, record.timezone) <= now) due.push(record.id)
+    }
+    return repo.markExceptions(tx, due, now)
   }
 
   /** Takes or renews the lease; false while another instance holds an unexpired one. */
@@ -105,13 +127,26 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
             throw new ValidationError(`Attendance group ${groupId} is disabled; enable it to close its days`, [
               { field: 'group_id', message: 'is disabled' },
             ])
+          if (date < createdOn(detail))
+            throw new ValidationError(`Attendance group ${groupId} did not exist on ${date}: it was created on ${createdOn(detail)}`, [
+              { field: 'date', message: `is before the group was created (${createdOn(detail)})` },
+            ])
           groups.push(detail)
         } else {
           const ids = await tx.select({ id: attendanceGroups.id }).from(attendanceGroups).where(eq(attendanceGroups.status, 1))
-          for (const { id } of ids) groups.push((await setup.findGroup(tx, id))!)
+          // a group that did not exist on the date has nothing to close
+          for (const { id } of ids) {
+            const detail = (await setup.findGroup(tx, id))!
+            if (date >= createdOn(detail)) groups.push(detail)
+          }
         }
         const results: GroupResult[] = []
-        for (const detail of groups) results.push(await closeGroup(tx, detail, date, now))
+        for (const detail of groups) {
+          const result = await closeGroup(tx, detail, date, now)
+          if (result.closed)
+            result.exception_records = await closeOpenRecords(tx, now, { workDate: date, groupId: detail.group.id })
+          results.push(result)
+        }
         const response = { date, groups: results }
         await recordAudit(tx, actor, now, { action: 'attendance.close_day', resource: 'attendance_day', resourceId: date, after: response })
         return response
@@ -122,6 +157,8 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
     async tick(): Promise<number> {
       const now = clock.now()
       if (!(await takeLease(now))) return 0
+      const exceptions = await database.write((tx) => closeOpenRecords(tx, now))
+      if (exceptions > 0) logger.info('attendance records closed without a clock-out', { records: exceptions })
       const groups = await database.db.select({ id: attendanceGroups.id }).from(attendanceGroups).where(eq(attendanceGroups.status, 1))
       let closed = 0
       for (const { id } of groups) {
@@ -129,7 +166,7 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
         if (!detail) continue
         const zone = zoneOf(detail, defaultZone)
         const today = localDate(now, zone)
-        const created = localDate(detail.group.createdAt, zone)
+        const created = createdOn(detail)
         const start = created > addDays(today, -CATCH_UP_DAYS) ? created : addDays(today, -CATCH_UP_DAYS)
         const done = await closedSince(id, start)
         for (let date = start; date <= today; date = addDays(date, 1)) {
@@ -137,7 +174,7 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
           const result = await database.write((tx) => closeGroup(tx, detail, date, now))
           if (!result.closed) break
           closed++
-          if (result.absent_records || result.exception_records) logger.info('attendance day closed', { ...result, date })
+          if (result.absent_records) logger.info('attendance day closed', { ...result, date })
         }
       }
       return closed

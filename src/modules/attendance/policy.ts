@@ -15,6 +15,31 @@ export interface PolicyRule {
   flexible: boolean
 }
 
+/**
+ * A work date's shift under a rule: its instants and the rule's terms. A record keeps
+ * the one it was opened under and is judged by it to the end, whatever later happens
+ * to the rule, the group or its zone.
+ */
+export interface Shift {
+  start: Date
+  /** the next day for an overnight rule */
+  end: Date
+  /**
+   * When the work date is over: until then a clock-in is dated on it (see `shiftAt`). Its
+   * local midnight, or for an overnight rule the shift's end the next morning.
+   */
+  workDateEnd: Date
+  /** both null when the rule has no break */
+  breakStart: Date | null
+  breakEnd: Date | null
+  lateGrace: number
+  earlyGrace: number
+  requiredWorkHours: number
+  flexible: boolean
+  /** false on a day off: no lateness, no early leave, no required hours */
+  workDay: boolean
+}
+
 /** status 0 on time, 1 late */
 export interface ClockIn {
   workDate: string
@@ -44,66 +69,57 @@ function minuteOf(instant: Date): number {
   return Math.floor(instant.getTime() / MINUTE_MS)
 }
 
-function requiredMinutes(rule: PolicyRule): number {
-  return Math.round(rule.requiredWorkHours * 60)
-}
-
 export function isOvernight(rule: PolicyRule): boolean {
   return minutesOf(rule.workEnd) < minutesOf(rule.workStart)
-}
-
-/** work_date of a clock-in: the local date in `zone`; for an overnight rule, a clock-in whose local time is before workEnd belongs to the previous day's shift. */
-export function workDateOf(rule: PolicyRule, zone: string, at: Date): string {
-  const date = localDate(at, zone)
-  if (isOvernight(rule) && localMinuteOfDay(at, zone) < minutesOf(rule.workEnd)) return addDays(date, -1)
-  return date
 }
 
 export function isWorkDay(rule: PolicyRule, workDate: string): boolean {
   return rule.workDays.includes(weekday(workDate))
 }
 
+/** Among enabled rules (lowest id first): the first whose work days hold the ISO weekday, else the first. */
+export function ruleOfWeekday<R>(rules: readonly R[], policy: (rule: R) => PolicyRule, day: number): R | null {
+  return rules.find((rule) => policy(rule).workDays.includes(day)) ?? rules[0] ?? null
+}
+
+/** The rule that applies on a date: the same choice for clock-in, day close and statistics. */
+export function ruleOn<R>(rules: readonly R[], policy: (rule: R) => PolicyRule, date: string): R | null {
+  return ruleOfWeekday(rules, policy, weekday(date))
+}
+
+/**
+ * The work date and rule of a clock-in at `at`, the one place they are decided: the
+ * previous date's, while the rule of that date is an overnight one whose end (local
+ * time) has not come; else the local date's.
+ */
+export function shiftAt<R>(
+  rules: readonly R[],
+  policy: (rule: R) => PolicyRule,
+  zone: string,
+  at: Date,
+): { rule: R; workDate: string } | null {
+  const today = localDate(at, zone)
+  const yesterday = addDays(today, -1)
+  const previous = ruleOn(rules, policy, yesterday)
+  if (previous !== null) {
+    const terms = policy(previous)
+    if (isOvernight(terms) && localMinuteOfDay(at, zone) < minutesOf(terms.workEnd)) return { rule: previous, workDate: yesterday }
+  }
+  const rule = ruleOn(rules, policy, today)
+  return rule === null ? null : { rule, workDate: today }
+}
+
+const itself = (rule: PolicyRule) => rule
+
+/** work_date of a clock-in under one rule: the local date in `zone`, or the previous one while its overnight shift runs. */
+export function workDateOf(rule: PolicyRule, zone: string, at: Date): string {
+  return shiftAt([rule], itself, zone, at)!.workDate
+}
+
 /** shift start and end instants of a work date (end on the next day for overnight rules) */
 export function shiftOf(rule: PolicyRule, zone: string, workDate: string): { start: Date; end: Date } {
   const endDate = isOvernight(rule) ? addDays(workDate, 1) : workDate
   return { start: instantAt(workDate, rule.workStart, zone), end: instantAt(endDate, rule.workEnd, zone) }
-}
-
-export function evaluateClockIn(rule: PolicyRule, zone: string, at: Date): ClockIn {
-  const workDate = workDateOf(rule, zone, at)
-  if (!isWorkDay(rule, workDate)) return { workDate, status: 0, lateMinutes: 0, isWorkDay: false }
-  if (rule.flexible) return { workDate, status: 0, lateMinutes: 0, isWorkDay: true }
-
-  const start = minuteOf(shiftOf(rule, zone, workDate).start)
-  const clockIn = minuteOf(at)
-  if (clockIn > start + rule.lateGrace) return { workDate, status: 1, lateMinutes: clockIn - start, isWorkDay: true }
-  return { workDate, status: 0, lateMinutes: 0, isWorkDay: true }
-}
-
-export function evaluateClockOut(
-  rule: PolicyRule,
-  zone: string,
-  workDate: string,
-  clockIn: Date,
-  clockOut: Date,
-  lateMinutes: number,
-): ClockOut {
-  const workMinutes = workedMinutes(rule, zone, workDate, clockIn, clockOut)
-  const worked = { workMinutes, workHours: hoursOf(workMinutes) }
-  if (!isWorkDay(rule, workDate)) return { status: 0, earlyMinutes: 0, ...worked }
-
-  const required = requiredMinutes(rule)
-  if (rule.flexible) {
-    if (workMinutes < required) return { status: 2, earlyMinutes: required - workMinutes, ...worked }
-    return { status: 0, earlyMinutes: 0, ...worked }
-  }
-
-  const end = minuteOf(shiftOf(rule, zone, workDate).end)
-  const out = minuteOf(clockOut)
-  if (out < end - rule.earlyGrace) return { status: 2, earlyMinutes: end - out, ...worked }
-  if (lateMinutes > 0) return { status: 1, earlyMinutes: 0, ...worked }
-  if (workMinutes < required) return { status: 4, earlyMinutes: 0, ...worked }
-  return { status: 0, earlyMinutes: 0, ...worked }
 }
 
 /** The break window of a work date, or null when the rule has none. */
@@ -116,17 +132,108 @@ function breakOf(rule: PolicyRule, zone: string, workDate: string): { start: Dat
   return { start: instantAt(startDate, rule.breakStart, zone), end: instantAt(endDate, rule.breakEnd, zone) }
 }
 
-/** minutes worked between two instants, seconds dropped from both, minus the overlap with the break window of that work date */
-export function workedMinutes(rule: PolicyRule, zone: string, workDate: string, clockIn: Date, clockOut: Date): number {
+/** The shift of a work date under a rule, as a record opened on it keeps it. */
+export function shiftFor(rule: PolicyRule, zone: string, workDate: string): Shift {
+  const { start, end } = shiftOf(rule, zone, workDate)
+  const pause = breakOf(rule, zone, workDate)
+  return {
+    start,
+    end,
+    workDateEnd: isOvernight(rule) ? end : instantAt(addDays(workDate, 1), '00:00', zone),
+    breakStart: pause?.start ?? null,
+    breakEnd: pause?.end ?? null,
+    lateGrace: rule.lateGrace,
+    earlyGrace: rule.earlyGrace,
+    requiredWorkHours: rule.requiredWorkHours,
+    flexible: rule.flexible,
+    workDay: isWorkDay(rule, workDate),
+  }
+}
+
+/**
+ * When day close closes a record still open: the local midnight after its shift ends
+ * (a day later for an overnight shift). A work date is closed at the same instant for
+ * its rule's shift, after which no clock-in can be dated on it.
+ */
+export function closesAt(shiftEnd: Date, zone: string): Date {
+  return instantAt(addDays(localDate(shiftEnd, zone), 1), '00:00', zone)
+}
+
+export function judgeClockIn(shift: Shift, at: Date): { status: 0 | 1; lateMinutes: number } {
+  if (!shift.workDay || shift.flexible) return { status: 0, lateMinutes: 0 }
+  const start = minuteOf(shift.start)
+  const clockIn = minuteOf(at)
+  if (clockIn > start + shift.lateGrace) return { status: 1, lateMinutes: clockIn - start }
+  return { status: 0, lateMinutes: 0 }
+}
+
+export function judgeClockOut(shift: Shift, clockIn: Date, clockOut: Date, lateMinutes: number): ClockOut {
+  const workMinutes = minutesWorked(shift, clockIn, clockOut)
+  const workHours = hoursOf(workMinutes)
+  const worked = { workMinutes, workHours }
+  if (!shift.workDay) return { status: 0, earlyMinutes: 0, ...worked }
+
+  // compared as the record shows it: 8.33 h is short of 8.34 h
+  const short = workHours < shift.requiredWorkHours
+  if (shift.flexible) {
+    if (short) return { status: 2, earlyMinutes: requiredMinutes(shift.requiredWorkHours) - workMinutes, ...worked }
+    return { status: 0, earlyMinutes: 0, ...worked }
+  }
+
+  const end = minuteOf(shift.end)
+  const out = minuteOf(clockOut)
+  if (out < end - shift.earlyGrace) return { status: 2, earlyMinutes: end - out, ...worked }
+  if (lateMinutes > 0) return { status: 1, earlyMinutes: 0, ...worked }
+  if (short) return { status: 4, earlyMinutes: 0, ...worked }
+  return { status: 0, earlyMinutes: 0, ...worked }
+}
+
+/** The fewest whole minutes whose hours (as shown, 2 decimals) reach `hours`. */
+export function requiredMinutes(hours: number): number {
+  let minutes = Math.max(0, Math.floor(hours * 60) - 1)
+  while (hoursOf(minutes) < hours) minutes++
+  return minutes
+}
+
+export function evaluateClockIn(rule: PolicyRule, zone: string, at: Date): ClockIn {
+  const workDate = workDateOf(rule, zone, at)
+  const shift = shiftFor(rule, zone, workDate)
+  return { workDate, ...judgeClockIn(shift, at), isWorkDay: shift.workDay }
+}
+
+export function evaluateClockOut(
+  rule: PolicyRule,
+  zone: string,
+  workDate: string,
+  clockIn: Date,
+  clockOut: Date,
+  lateMinutes: number,
+): ClockOut {
+  return judgeClockOut(shiftFor(rule, zone, workDate), clockIn, clockOut, lateMinutes)
+}
+
+/** minutes worked between two instants, seconds dropped from both, minus the overlap with the shift's break */
+export function minutesWorked(shift: Shift, clockIn: Date, clockOut: Date): number {
   const from = minuteOf(clockIn)
   const to = minuteOf(clockOut)
-  const breakWindow = breakOf(rule, zone, workDate)
-  const overlap = breakWindow ? Math.max(0, Math.min(to, minuteOf(breakWindow.end)) - Math.max(from, minuteOf(breakWindow.start))) : 0
+  const overlap =
+    shift.breakStart && shift.breakEnd
+      ? Math.max(0, Math.min(to, minuteOf(shift.breakEnd)) - Math.max(from, minuteOf(shift.breakStart)))
+      : 0
   return Math.max(0, to - from - overlap)
+}
+
+/** minutes worked on a work date under a rule, its break excluded */
+export function workedMinutes(rule: PolicyRule, zone: string, workDate: string, clockIn: Date, clockOut: Date): number {
+  return minutesWorked(shiftFor(rule, zone, workDate), clockIn, clockOut)
 }
 
 /** minutes / 60 rounded to 2 decimals */
 export function hoursOf(minutes: number): number {
-  // rounds a count of hundredths (minutes × 5/3, never a half for whole minutes) rather than a binary fraction of an hour
-  return Math.round((minutes * 5) / 3) / 100
+  return hundredthsOf(minutes) / 100
+}
+
+/** hundredths of an hour in whole minutes, rounded (minutes × 5/3 is never a half, so no tie to break) */
+export function hundredthsOf(minutes: number): number {
+  return Math.round((minutes * 5) / 3)
 }

@@ -1,34 +1,93 @@
 import type { Locale } from '../../config'
 import { ValidationError } from '../../http/errors'
 import { isCalendarDate } from '../../lib/dates'
-import { daysBetween, weekday } from '../../lib/local-time'
+import { addDays, daysBetween, instantAt } from '../../lib/local-time'
 import { statusText } from '../../lib/status-text'
 import type { AttendanceRecordResponse } from './model'
-import { hoursOf, type PolicyRule } from './policy'
+import { hoursOf, ruleOn, shiftAt, shiftFor, type PolicyRule, type Shift } from './policy'
 import type * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import type * as setup from './setup-repository'
 
 export const MAX_STATISTICS_DAYS = 366
 
+const policies = new WeakMap<setup.RuleRow, PolicyRule>()
+
+/** A rule row's terms for the policy (kept per row: the cached rows are read on every clock-in). */
 export function policyOf(rule: setup.RuleRow): PolicyRule {
-  return {
-    workStart: rule.workStartTime,
-    workEnd: rule.workEndTime,
-    breakStart: rule.breakStartTime,
-    breakEnd: rule.breakEndTime,
-    lateGrace: rule.lateGracePeriod,
-    earlyGrace: rule.earlyGracePeriod,
-    requiredWorkHours: rule.requiredWorkHours,
-    workDays: rule.workDays.split(',').map(Number),
-    flexible: rule.flexibleTime,
+  let policy = policies.get(rule)
+  if (!policy) {
+    policy = {
+      workStart: rule.workStartTime,
+      workEnd: rule.workEndTime,
+      breakStart: rule.breakStartTime,
+      breakEnd: rule.breakEndTime,
+      lateGrace: rule.lateGracePeriod,
+      earlyGrace: rule.earlyGracePeriod,
+      requiredWorkHours: rule.requiredWorkHours,
+      workDays: rule.workDays.split(',').map(Number),
+      flexible: rule.flexibleTime,
+    }
+    policies.set(rule, policy)
   }
+  return policy
 }
 
-/** Among enabled rules (lowest id first): the first whose work days hold the date's weekday, else the first. */
-export function ruleFor<T extends { workDays: string }>(rules: T[], date: string): T | null {
-  const day = String(weekday(date))
-  return rules.find((rule) => rule.workDays.split(',').includes(day)) ?? rules[0] ?? null
+/** The rule of a group's enabled rules (lowest id first) that applies on a date. */
+export const ruleFor = (rules: readonly setup.RuleRow[], date: string) => ruleOn(rules, policyOf, date)
+
+/** The work date and rule a clock-in now gets among a group's enabled rules. */
+export const shiftNow = (rules: readonly setup.RuleRow[], zone: string, at: Date) => shiftAt(rules, policyOf, zone, at)
+
+/** The columns that keep what a record is judged under. */
+export function shiftColumns(shift: Shift) {
+  return {
+    shiftStart: shift.start,
+    shiftEnd: shift.end,
+    workDateEnd: shift.workDateEnd,
+    breakStart: shift.breakStart,
+    breakEnd: shift.breakEnd,
+    lateGracePeriod: shift.lateGrace,
+    earlyGracePeriod: shift.earlyGrace,
+    requiredWorkHours: shift.requiredWorkHours,
+    flexibleTime: shift.flexible,
+    isWorkDay: shift.workDay,
+  } satisfies Partial<repo.NewRecord>
+}
+
+/**
+ * What a record is judged under: the shift it keeps; for a record written before records
+ * kept one, its rule's shift on its date; with that rule gone too, none (a day off).
+ */
+export function shiftOfRecord(row: repo.RecordRow, rule: setup.RuleRow | null): Shift {
+  if (row.shiftStart && row.shiftEnd && row.workDateEnd)
+    return {
+      start: row.shiftStart,
+      end: row.shiftEnd,
+      workDateEnd: row.workDateEnd,
+      breakStart: row.breakStart,
+      breakEnd: row.breakEnd,
+      lateGrace: row.lateGracePeriod ?? 0,
+      earlyGrace: row.earlyGracePeriod ?? 0,
+      requiredWorkHours: row.requiredWorkHours ?? 0,
+      flexible: row.flexibleTime ?? false,
+      workDay: row.isWorkDay ?? false,
+    }
+  if (rule) return shiftFor(policyOf(rule), row.timezone, row.workDate)
+  // no rule to go by: the whole work date, judged as a day off
+  const end = instantAt(addDays(row.workDate, 1), '00:00', row.timezone)
+  return {
+    start: instantAt(row.workDate, '00:00', row.timezone),
+    end,
+    workDateEnd: end,
+    breakStart: null,
+    breakEnd: null,
+    lateGrace: 0,
+    earlyGrace: 0,
+    requiredWorkHours: 0,
+    flexible: false,
+    workDay: false,
+  }
 }
 
 export function toRecordResponse(

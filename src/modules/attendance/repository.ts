@@ -1,7 +1,7 @@
-import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, is, isNotNull, isNull, lt, lte, or, sql, SQL } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
 import { preparedQuery } from '../../db/prepared'
-import { attendanceAttempts, attendanceGroupMembers, attendanceRecords, employees } from '../../db/schema'
+import { attendanceAttempts, attendanceGroupMembers, attendanceRecords, employees, OPEN_RECORD } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
 
 export type RecordRow = typeof attendanceRecords.$inferSelect
@@ -26,8 +26,19 @@ function merge(row: { record: RecordRow; name: string | null; phone: string | nu
 const CLOCK_IN_COLUMNS = [
   'employeeId',
   'ruleId',
+  'groupId',
   'workDate',
   'timezone',
+  'shiftStart',
+  'shiftEnd',
+  'workDateEnd',
+  'breakStart',
+  'breakEnd',
+  'lateGracePeriod',
+  'earlyGracePeriod',
+  'requiredWorkHours',
+  'flexibleTime',
+  'isWorkDay',
   'clockInTime',
   'clockInLat',
   'clockInLng',
@@ -40,18 +51,84 @@ const CLOCK_IN_COLUMNS = [
 
 export type ClockInRecord = Pick<NewRecord, (typeof CLOCK_IN_COLUMNS)[number]>
 
-const clockInInsert = preparedQuery((db) =>
-  db
+/** A record clocked in and neither clocked out nor closed: the open index's condition, written as that index has it. */
+const open = sql.raw(OPEN_RECORD)
+
+/**
+ * The clock-in insert, as INSERT … SELECT so that one statement also refuses (inserts
+ * nothing) while the employee has a clock-in on a later work date (a zone moved west)
+ * or an open record of an earlier date that is not over yet (after a move or a re-zone):
+ * two records never cover one stretch of real time, and an open record stays the latest,
+ * the one clock-out closes, until its work date is over. The unique index refuses a
+ * second clock-in on the same work date. Prepared once: clocking in is the morning's hot path.
+ */
+const clockInInsert = preparedQuery((db) => {
+  const given = new Set<string>(CLOCK_IN_COLUMNS)
+  // INSERT … SELECT names every column: the given ones from placeholders (a null break
+  // passes unconverted: the timestamp encoder would call getTime on it), the rest their defaults
+  const values = Object.entries(getTableColumns(attendanceRecords)).map(([key, column]) => {
+    const encoder = { mapToDriverValue: (value: unknown) => (value === null ? null : column.mapToDriverValue(value)) }
+    if (given.has(key)) return sql.param(sql.placeholder(key), encoder)
+    if (column.default === undefined) return sql`null`
+    return is(column.default, SQL) ? column.default : sql.param(column.default, column)
+  })
+  const { employeeId, workDate, workDateEnd, clockInTime } = attendanceRecords
+  const mine = sql`${employeeId} = ${sql.placeholder('employeeId')}`
+  const later = sql`${mine} and ${workDate} > ${sql.placeholder('workDate')} and ${clockInTime} is not null`
+  const now = sql.param(sql.placeholder('clockInTime'), workDateEnd)
+  const running = sql`${mine} and ${open} and ${workDateEnd} > ${now} and ${workDate} < ${sql.placeholder('workDate')}`
+  const none = (where: SQL) => sql`not exists (select 1 from ${attendanceRecords} where ${where})`
+  return db
     .insert(attendanceRecords)
-    .values(Object.fromEntries(CLOCK_IN_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as NewRecord)
+    .select(sql`select ${sql.join(values, sql`, `)} where ${none(later)} and ${none(running)}`)
     .returning()
+    .prepare()
+})
+
+/** The record a clock-in opens; null when the employee's other records refuse it (see `refusingRecord`). */
+export async function insertClockIn(db: Db, values: ClockInRecord): Promise<RecordRow | null> {
+  const [row] = await clockInInsert(db).all(values)
+  return row ?? null
+}
+
+/** Why a clock-in at `at` for `workDate` inserted nothing: the employee's record on a later date, or an open one not over yet. */
+export async function refusingRecord(db: Queryable, employeeId: number, workDate: string, at: Date): Promise<RecordRow | null> {
+  const [row] = await db
+    .select()
+    .from(attendanceRecords)
+    .where(
+      and(
+        eq(attendanceRecords.employeeId, employeeId),
+        isNotNull(attendanceRecords.clockInTime),
+        or(
+          gt(attendanceRecords.workDate, workDate),
+          and(open, gt(attendanceRecords.workDateEnd, at), lt(attendanceRecords.workDate, workDate)),
+        ),
+      ),
+    )
+    .orderBy(desc(attendanceRecords.workDate))
+    .limit(1)
+  return row ?? null
+}
+
+const latestClockInRows = preparedQuery((db) =>
+  db
+    .select()
+    .from(attendanceRecords)
+    .where(and(eq(attendanceRecords.employeeId, sql.placeholder('employeeId')), isNotNull(attendanceRecords.clockInTime)))
+    .orderBy(desc(attendanceRecords.workDate))
+    .limit(1)
     .prepare(),
 )
 
-/** The record a clock-in opens (prepared once: clocking in is the morning's hot path). */
-export async function insertClockIn(db: Db, values: ClockInRecord): Promise<RecordRow> {
-  const [row] = await clockInInsert(db).all(values)
-  return row
+/**
+ * The employee's latest record with a clock-in, open or not, found by record: whatever
+ * group, zone or rule the employee has now. Clock-out closes it, never an older one left
+ * open (which day close takes), so two records never overlap.
+ */
+export async function latestClockIn(db: Db, employeeId: number): Promise<RecordRow | null> {
+  const [row] = await latestClockInRows(db).all({ employeeId })
+  return row ?? null
 }
 
 export async function findRecord(db: Queryable, id: number): Promise<RecordWithEmployee | null> {
@@ -135,63 +212,88 @@ export async function recentRecords(db: Queryable, employeeId: number, limit: nu
     .limit(limit)
 }
 
-export interface MonthTotals {
+/** One employee's totals over the records of one month falling on one ISO weekday. */
+export interface DayTotals {
   month: string
+  /** ISO weekday, 1 = Monday … 7 = Sunday */
+  weekday: number
   records: number
   attendanceDays: number
   lateDays: number
   earlyDays: number
   absentDays: number
   exceptionDays: number
-  workMinutes: number
+  /** the sum of the records' work_hours, in hundredths of an hour */
+  workHundredths: number
   lateMinutes: number
   earlyMinutes: number
-  /** records on days from `since` to before `today` whose ISO weekday is one of the work days */
-  pastWorkDayRecords: number
+  /** records dated from `since` to before `today` */
+  pastRecords: number
 }
 
 /**
- * One employee's totals per month over [start, end], by SQL aggregates over the
- * (employee_id, work_date) index; never loads the records.
+ * One employee's totals per month and weekday over [start, end], by SQL aggregates over
+ * the (employee_id, work_date) index; never loads the records. The weekday tells which
+ * rule applies on the records' dates.
  */
-export async function monthlyTotals(
+export async function dayTotals(
   db: Queryable,
   employeeId: number,
   start: string,
   end: string,
   since: string,
   today: string,
-  workDays: number[],
-): Promise<MonthTotals[]> {
-  const weekday = sql`((CAST(strftime('%w', ${attendanceRecords.workDate}) AS INTEGER) + 6) % 7 + 1)`
-  const onPastWorkDay =
-    workDays.length === 0
-      ? sql`0`
-      : sql`${attendanceRecords.workDate} >= ${since} AND ${attendanceRecords.workDate} < ${today} AND ${weekday} IN (${sql.join(
-          workDays.map((day) => sql`${day}`),
-          sql`, `,
-        )})`
+): Promise<DayTotals[]> {
+  const month = sql<string>`substr(${attendanceRecords.workDate}, 1, 7)`
+  const weekday = sql<number>`((CAST(strftime('%w', ${attendanceRecords.workDate}) AS INTEGER) + 6) % 7 + 1)`
   return db
     .select({
-      month: sql<string>`substr(${attendanceRecords.workDate}, 1, 7)`,
+      month,
+      weekday,
       records: count(),
       attendanceDays: sql<number>`count(${attendanceRecords.clockInTime})`,
       lateDays: sql<number>`coalesce(sum(${attendanceRecords.status} = 1 OR ${attendanceRecords.lateMinutes} > 0), 0)`,
       earlyDays: sql<number>`coalesce(sum(${attendanceRecords.earlyMinutes} > 0), 0)`,
       absentDays: sql<number>`coalesce(sum(${attendanceRecords.status} = 3), 0)`,
       exceptionDays: sql<number>`coalesce(sum(${attendanceRecords.status} = 4), 0)`,
-      workMinutes: sql<number>`coalesce(sum(${attendanceRecords.workMinutes}), 0)`,
+      // each record's hours as it shows them (policy.hundredthsOf: round(minutes × 5/3), never a tie), then summed
+      workHundredths: sql<number>`coalesce(sum((${attendanceRecords.workMinutes} * 5 + 1) / 3), 0)`,
       lateMinutes: sql<number>`coalesce(sum(${attendanceRecords.lateMinutes}), 0)`,
       earlyMinutes: sql<number>`coalesce(sum(${attendanceRecords.earlyMinutes}), 0)`,
-      pastWorkDayRecords: sql<number>`coalesce(sum(${onPastWorkDay}), 0)`,
+      pastRecords: sql<number>`coalesce(sum(${attendanceRecords.workDate} >= ${since} AND ${attendanceRecords.workDate} < ${today}), 0)`,
     })
     .from(attendanceRecords)
     .where(and(eq(attendanceRecords.employeeId, employeeId), gte(attendanceRecords.workDate, start), lte(attendanceRecords.workDate, end)))
-    .groupBy(sql`substr(${attendanceRecords.workDate}, 1, 7)`)
+    .groupBy(month, weekday)
 }
 
-export async function insertAttempt(db: Queryable, values: typeof attendanceAttempts.$inferInsert): Promise<void> {
-  await db.insert(attendanceAttempts).values(values)
+/**
+ * Keeps a refused attempt unless the employee already has `max` kept since `since`: one
+ * statement, so a burst of refusals cannot slip past the bound. False when not kept.
+ */
+export async function keepAttempt(db: Queryable, values: typeof attendanceAttempts.$inferInsert, since: Date, max: number): Promise<boolean> {
+  const recent = db
+    .select({ n: count() })
+    .from(attendanceAttempts)
+    .where(and(eq(attendanceAttempts.employeeId, values.employeeId), gt(attendanceAttempts.attemptedAt, since)))
+  const kept = await db
+    .insert(attendanceAttempts)
+    .select(
+      sql`SELECT NULL, ${values.employeeId}, ${values.ruleId ?? null}, ${values.kind}, ${values.latitude ?? null}, ${values.longitude ?? null}, ${values.distance ?? null}, ${values.radius}, ${values.attemptedAt.getTime()} WHERE (${recent}) < ${max}`,
+    )
+    .returning({ id: attendanceAttempts.id })
+  return kept.length > 0
+}
+
+/** When the oldest attempt kept since `since` was made, or null. */
+export async function oldestAttemptSince(db: Queryable, employeeId: number, since: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: attendanceAttempts.attemptedAt })
+    .from(attendanceAttempts)
+    .where(and(eq(attendanceAttempts.employeeId, employeeId), gt(attendanceAttempts.attemptedAt, since)))
+    .orderBy(asc(attendanceAttempts.attemptedAt))
+    .limit(1)
+  return row?.at ?? null
 }
 
 export async function listAttempts(db: Queryable, filter: { employeeId?: number; from?: Date; until?: Date }, window: PageWindow) {
@@ -247,20 +349,32 @@ export async function insertAbsences(
   return rows.length
 }
 
-/** Records of the group's members for the date with a clock-in and no clock-out become exceptions. */
-export async function markOpenRecordsException(db: Queryable, groupId: number, date: string, at: Date): Promise<number> {
+/**
+ * Open records whose shift ended by `at` (or whose shift is not kept: records from before
+ * records kept one), by record, whatever group their employee is in now; optionally only
+ * those dated `workDate` and opened in group `groupId`.
+ */
+export async function endedOpenRecords(db: Queryable, at: Date, only: { workDate?: string; groupId?: number } = {}): Promise<RecordRow[]> {
+  return db
+    .select()
+    .from(attendanceRecords)
+    .where(
+      and(
+        open,
+        or(isNull(attendanceRecords.shiftEnd), lte(attendanceRecords.shiftEnd, at)),
+        only.workDate === undefined ? undefined : eq(attendanceRecords.workDate, only.workDate),
+        only.groupId === undefined ? undefined : eq(attendanceRecords.groupId, only.groupId),
+      ),
+    )
+}
+
+/** The records, if still open, become exceptions (status 4); returns how many did. */
+export async function markExceptions(db: Queryable, ids: number[], at: Date): Promise<number> {
+  if (ids.length === 0) return 0
   const rows = await db
     .update(attendanceRecords)
     .set({ status: 4, updatedAt: at })
-    .where(
-      and(
-        eq(attendanceRecords.workDate, date),
-        isNotNull(attendanceRecords.clockInTime),
-        isNull(attendanceRecords.clockOutTime),
-        ne(attendanceRecords.status, 4),
-        ofGroupMembers(groupId),
-      ),
-    )
+    .where(and(inArray(attendanceRecords.id, ids), open))
     .returning({ id: attendanceRecords.id })
   return rows.length
 }

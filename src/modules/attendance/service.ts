@@ -1,6 +1,6 @@
 import type { Locale } from '../../config'
 import type { Database } from '../../db/client'
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
+import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { addDays, localDate, weekday } from '../../lib/local-time'
@@ -17,17 +17,46 @@ import type {
   StatisticsResponse,
   SummaryResponse,
 } from './model'
-import { evaluateClockIn, evaluateClockOut, isOvernight, workDateOf } from './policy'
-import { judgePosition } from './geofence'
-import { checkDate, checkRange, hoursOfRecord, policyOf, ruleFor, toAttemptResponse, toRecordResponse } from './records'
-import { callerContext, requireRule, todayWorkDate, type CallerContext } from './caller'
+import { closesAt, judgeClockIn, judgeClockOut, ruleOfWeekday, shiftFor } from './policy'
+import { judgePosition, type Fence } from './geofence'
+import {
+  checkDate,
+  checkRange,
+  hoursOfRecord,
+  policyOf,
+  shiftColumns,
+  shiftNow,
+  shiftOfRecord,
+  toAttemptResponse,
+  toRecordResponse,
+} from './records'
+import { callerContext, requireActive, requireShift, todayWorkDate, type CallerContext } from './caller'
 import * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import * as setup from './setup-repository'
 import { toRuleResponse } from './setup-shapes'
-import { computeStatistics } from './statistics'
+import { computeStatistics, type DayRule } from './statistics'
 
 type Kind = 'clock_in' | 'clock_out'
+
+/**
+ * Refused clock attempts kept per employee: at most ATTEMPT_MAX in any ATTEMPT_WINDOW_MS. Beyond,
+ * a refusal is a 429 and stores nothing, so one account cannot fill the table; a position inside
+ * the area is never refused for this.
+ */
+export const ATTEMPT_MAX = 10
+export const ATTEMPT_WINDOW_MS = 10 * 60_000
+
+const NO_FENCE: Fence = { locationRequired: false, allowedLatitude: null, allowedLongitude: null, locationRadius: 0 }
+
+/** The rule that applies on each ISO weekday (index 1–7), as statistics judge dates by it. */
+function weekdayRules(rules: setup.RuleRow[]): DayRule[] {
+  return Array.from({ length: 8 }, (_, day) => {
+    const rule = day === 0 ? null : ruleOfWeekday(rules, policyOf, day)
+    const workDay = rule !== null && policyOf(rule).workDays.includes(day)
+    return { rule: rule?.id ?? null, workDay, allowedLateDays: rule?.allowedLateDays ?? 0 }
+  })
+}
 
 export interface AttendanceDeps {
   database: Database
@@ -42,32 +71,44 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
   const contextOf = callerContext({ db, defaultZone, ruleCache })
 
   /** Refuses a position outside the rule's area (or none where one is needed), keeping the attempt for administrators. */
-  const checkPosition = async (context: CallerContext, rule: setup.RuleRow, input: ClockInput, kind: Kind, now: Date) => {
-    const verdict = judgePosition(rule, input, kind === 'clock_in' ? 'clock in' : 'clock out')
-    if (verdict.allowed) return
-    await database.write((tx) =>
-      repo.insertAttempt(tx, {
-        employeeId: context.employeeId,
-        ruleId: rule.id,
-        kind,
-        latitude: verdict.position?.latitude ?? null,
-        longitude: verdict.position?.longitude ?? null,
-        distance: verdict.distance,
-        radius: rule.locationRadius,
-        attemptedAt: now,
-      }),
+  const checkPosition = async (context: CallerContext, rule: (Fence & { id: number }) | null, input: ClockInput, kind: Kind, now: Date) => {
+    const verdict = judgePosition(rule ?? NO_FENCE, input, kind === 'clock_in' ? 'clock in' : 'clock out')
+    if (verdict.allowed || !rule) return
+    const since = new Date(now.getTime() - ATTEMPT_WINDOW_MS)
+    const kept = await database.write((tx) =>
+      repo.keepAttempt(
+        tx,
+        {
+          employeeId: context.employeeId,
+          ruleId: rule.id,
+          kind,
+          latitude: verdict.position?.latitude ?? null,
+          longitude: verdict.position?.longitude ?? null,
+          distance: verdict.distance,
+          radius: rule.locationRadius,
+          attemptedAt: now,
+        },
+        since,
+        ATTEMPT_MAX,
+      ),
     )
-    throw new ValidationError(verdict.message)
+    if (kept) throw new ValidationError(verdict.message)
+    const oldest = await repo.oldestAttemptSince(db, context.employeeId, since)
+    const seconds = oldest ? Math.max(1, Math.ceil((oldest.getTime() + ATTEMPT_WINDOW_MS - now.getTime()) / 1000)) : 1
+    throw new TooManyRequestsError(
+      `${verdict.message}. You have had ${ATTEMPT_MAX} refused attempts in ${ATTEMPT_WINDOW_MS / 60_000} minutes, so this one was not ` +
+        `recorded; wait ${Math.ceil(seconds / 60)} minute(s) before trying from outside the area (from within it you can clock at once)`,
+      seconds,
+    )
   }
 
   const statisticsOf = async (context: CallerContext, start: string, end: string): Promise<StatisticsResponse> => {
-    const today = localDate(clock.now(), context.zone)
-    const rule = ruleFor(context.rules, today)
-    const workDays = rule ? policyOf(rule).workDays : []
+    // dates before the one a clock-in now gets are past: those of the rule's work days with no record were missed
+    const today = todayWorkDate(context, clock.now())
     // days before the employee was hired cannot be missed
     const since = context.hireDate && context.hireDate > start ? context.hireDate : start
-    const totals = await repo.monthlyTotals(db, context.employeeId, start, end, since, today, workDays)
-    return computeStatistics({ start, end, today, since, workDays, allowedLateDays: rule?.allowedLateDays ?? 0, totals })
+    const totals = await repo.dayTotals(db, context.employeeId, start, end, since, today)
+    return computeStatistics({ start, end, today, since, weekdays: weekdayRules(context.rules), totals })
   }
 
   /** The record with its employee and rule; the rule comes from the caller's context when it is one of theirs. */
@@ -83,9 +124,11 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     async clockIn(principal: Principal, input: ClockInput, locale: Locale) {
       const now = clock.now()
       const context = await contextOf(principal)
-      const rule = requireRule(context, now)
+      requireActive(context)
+      const { rule, workDate } = requireShift(context, now)
       await checkPosition(context, rule, input, 'clock_in', now)
-      const outcome = evaluateClockIn(policyOf(rule), context.zone, now)
+      const shift = shiftFor(policyOf(rule), context.zone, workDate)
+      const outcome = judgeClockIn(shift, now)
       const record = await onConstraint(
         () =>
           // one statement is its own transaction: no BEGIN and COMMIT around it
@@ -93,8 +136,10 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
             repo.insertClockIn(db, {
               employeeId: context.employeeId,
               ruleId: rule.id,
-              workDate: outcome.workDate,
+              groupId: rule.groupId,
+              workDate,
               timezone: context.zone,
+              ...shiftColumns(shift),
               clockInTime: now,
               clockInLat: input.latitude ?? null,
               clockInLng: input.longitude ?? null,
@@ -105,9 +150,17 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
               updatedAt: now,
             }),
           ),
-        { unique: () => new ConflictError(`You have already clocked in for ${outcome.workDate}`) },
+        { unique: () => new ConflictError(`You have already clocked in for ${workDate}`) },
       )
-      const message = !outcome.isWorkDay
+      if (!record) {
+        const other = await repo.refusingRecord(db, context.employeeId, workDate, now)
+        throw new ConflictError(
+          other && other.workDate < workDate
+            ? `You are still clocked in for ${other.workDate}; clock out first`
+            : `You have already clocked in for ${other?.workDate ?? workDate}`,
+        )
+      }
+      const message = !shift.workDay
         ? 'Clocked in on a day off'
         : outcome.status === 1
           ? `Clocked in ${outcome.lateMinutes} minutes late`
@@ -123,35 +176,25 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       }
     },
 
+    /**
+     * Closes the caller's open record, found by record: judged under the shift and zone it
+     * was opened with, whatever group, zone or rule the caller has now.
+     */
     async clockOut(principal: Principal, input: ClockInput, locale: Locale) {
       const now = clock.now()
       const context = await contextOf(principal)
-      const current = requireRule(context, now)
-      await checkPosition(context, current, input, 'clock_out', now)
-
-      // the shift being closed: today's, or for an overnight rule the one that began yesterday
-      const workDate = workDateOf(policyOf(current), context.zone, now)
-      const dates = isOvernight(policyOf(current)) ? [workDate, addDays(localDate(now, context.zone), -1)] : [workDate]
-      const candidates = (await Promise.all([...new Set(dates)].map((date) => repo.findRecordOn(db, context.employeeId, date)))).filter(
-        (row): row is repo.RecordWithEmployee => row !== null,
-      )
-      const open = candidates.find((row) => row.clockInTime !== null && row.clockOutTime === null && row.status !== 4)
-      if (!open) {
-        const done = candidates.find((row) => row.clockOutTime !== null)
-        if (done) throw new ConflictError(`You have already clocked out for ${done.workDate}`)
-        const closed = candidates.find((row) => row.clockInTime !== null)
-        if (closed)
-          throw new ConflictError(
-            `Your work day ${closed.workDate} was closed without a clock-out (status exception); ask an administrator`,
-          )
-        throw new ValidationError(`You have not clocked in for ${workDate}; clock in first`)
-      }
-      // the rule the record was clocked in under: usually still among the enabled ones
-      const recordRule =
-        context.rules.find((rule) => rule.id === open.ruleId) ??
-        (open.ruleId === null ? null : (await setup.findRule(db, open.ruleId))?.rule) ??
-        current
-      const outcome = evaluateClockOut(policyOf(recordRule), open.timezone, open.workDate, open.clockInTime!, now, open.lateMinutes)
+      requireActive(context)
+      const open = await repo.latestClockIn(db, context.employeeId)
+      if (!open || open.clockOutTime || open.status === 4) throw noOpenRecord(context, open, now)
+      // the record's own rule, for its area (and, on a record from before records kept their shift, its terms)
+      const rule =
+        open.ruleId === null
+          ? null
+          : (context.rules.find((candidate) => candidate.id === open.ruleId) ?? (await setup.findRule(db, open.ruleId))?.rule ?? null)
+      // a record whose rule is gone is clocked out in the area of the rule the caller has now, if any
+      await checkPosition(context, rule ?? shiftNow(context.rules, context.zone, now)?.rule ?? null, input, 'clock_out', now)
+      const shift = shiftOfRecord(open, rule)
+      const outcome = judgeClockOut(shift, open.clockInTime!, now, open.lateMinutes)
       const note = input.note?.trim()
       const closedNow = await database.write((tx) =>
         repo.closeRecord(tx, open.id, {
@@ -170,7 +213,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
         outcome.status === 2
           ? `Clocked out ${outcome.earlyMinutes} minutes early`
           : outcome.status === 4
-            ? `Clocked out after ${outcome.workHours} hours, short of the required ${recordRule.requiredWorkHours}`
+            ? `Clocked out after ${outcome.workHours} hours, short of the required ${shift.requiredWorkHours}`
             : 'Clocked out'
       return {
         attendance_id: open.id,
@@ -236,7 +279,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
 
     async rule(principal: Principal, locale: Locale): Promise<RuleResponse> {
       const context = await contextOf(principal)
-      const rule = ruleFor(context.rules, localDate(clock.now(), context.zone))
+      const rule = shiftNow(context.rules, context.zone, clock.now())?.rule
       if (!rule)
         throw new NotFoundError(
           context.group ? `Your attendance group "${context.group.group.name}" has no enabled rule` : 'You are not in an attendance group',
@@ -273,6 +316,20 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       if (!row) throw new NotFoundError(`Attendance record ${id} does not exist`)
       return fullRecord(row, locale)
     },
+  }
+
+  /**
+   * Why a clock-out found no open record: the caller's last clock-in, until day close would
+   * close it, was clocked out (409) or closed by day close (409); else nothing to close
+   * (400, or the reason the caller cannot clock at all).
+   */
+  function noOpenRecord(context: CallerContext, last: repo.RecordRow | null, now: Date): Error {
+    if (last && now < closesAt(shiftOfRecord(last, null).end, last.timezone)) {
+      if (last.clockOutTime) return new ConflictError(`You have already clocked out for ${last.workDate}`)
+      return new ConflictError(`Your work day ${last.workDate} was closed without a clock-out (status exception); ask an administrator`)
+    }
+    const { workDate } = requireShift(context, now)
+    return new ValidationError(`You have not clocked in for ${workDate}; clock in first`)
   }
 
   async function listRecords(query: AdminRecordQuery, locale: Locale) {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
 import { preparedQuery } from '../../db/prepared'
 import { attendanceGroupMembers, attendanceGroups, attendanceRules, companies, employees } from '../../db/schema'
@@ -177,6 +177,16 @@ export async function addMembers(db: Queryable, groupId: number, employeeIds: nu
     .onConflictDoUpdate({ target: attendanceGroupMembers.employeeId, set: { groupId, createdAt: at } })
 }
 
+/** The groups other than `groupId` that some of the employees are in now, in id order. */
+export async function otherGroupsOf(db: Queryable, employeeIds: number[], groupId: number): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ groupId: attendanceGroupMembers.groupId })
+    .from(attendanceGroupMembers)
+    .where(and(inArray(attendanceGroupMembers.employeeId, employeeIds), ne(attendanceGroupMembers.groupId, groupId)))
+    .orderBy(asc(attendanceGroupMembers.groupId))
+  return rows.map((row) => row.groupId)
+}
+
 export async function removeMembers(db: Queryable, groupId: number, employeeIds: number[]): Promise<void> {
   await db
     .delete(attendanceGroupMembers)
@@ -192,7 +202,7 @@ export async function existingEmployeeIds(db: Queryable, ids: number[]): Promise
 /** The group an employee is in, or null. */
 const membershipRows = preparedQuery((db) =>
   db
-    .select({ hireDate: employees.hireDate, group: attendanceGroups, companyTimezone: companies.timezone })
+    .select({ hireDate: employees.hireDate, status: employees.status, group: attendanceGroups, companyTimezone: companies.timezone })
     .from(employees)
     .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, employees.id))
     .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
@@ -202,11 +212,11 @@ const membershipRows = preparedQuery((db) =>
     .prepare(),
 )
 
-/** An employee's hire date and attendance group (with its company's zone), in one query; null when the employee is gone. */
+/** An employee's hire date, status and attendance group (with its company's zone), in one query; null when the employee is gone. */
 export async function membershipOf(
   db: Db,
   employeeId: number,
-): Promise<{ hireDate: string | null; group: GroupRow | null; companyTimezone: string | null } | null> {
+): Promise<{ hireDate: string | null; status: number; group: GroupRow | null; companyTimezone: string | null } | null> {
   const [row] = await membershipRows(db).all({ employeeId })
   return row ?? null
 }

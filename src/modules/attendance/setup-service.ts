@@ -243,20 +243,32 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
   async function changeMembers(id: number, employeeIds: number[], actor: Actor, verb: 'add' | 'remove') {
     const ids = [...new Set(employeeIds)]
     const now = clock.now()
+    const memberIds = async (tx: Queryable, groupId: number) => (await repo.membersOfGroup(tx, groupId)).map((m) => m.id)
     await write(async (tx) => {
       await loadGroup(tx, id)
       await checkEmployees(tx, ids)
-      const before = (await repo.membersOfGroup(tx, id)).map((m) => m.id)
-      if (verb === 'add') await repo.addMembers(tx, id, ids, now)
-      else await repo.removeMembers(tx, id, ids)
-      const after = (await repo.membersOfGroup(tx, id)).map((m) => m.id)
+      const before = await memberIds(tx, id)
+      // adding moves employees out of their groups: each of those groups gets its own entry
+      const left = new Map<number, number[]>()
+      if (verb === 'add') {
+        for (const groupId of await repo.otherGroupsOf(tx, ids, id)) left.set(groupId, await memberIds(tx, groupId))
+        await repo.addMembers(tx, id, ids, now)
+      } else await repo.removeMembers(tx, id, ids)
       await recordAudit(tx, actor, now, {
         action: `attendance_group.employees.${verb}`,
         resource: 'attendance_group',
         resourceId: id,
         before: { employee_ids: before },
-        after: { employee_ids: after },
+        after: { employee_ids: await memberIds(tx, id) },
       })
+      for (const [groupId, members] of left)
+        await recordAudit(tx, actor, now, {
+          action: 'attendance_group.employees.move_out',
+          resource: 'attendance_group',
+          resourceId: groupId,
+          before: { employee_ids: members },
+          after: { employee_ids: await memberIds(tx, groupId), moved_to_group_id: id },
+        })
     })
   }
 }

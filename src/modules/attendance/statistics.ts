@@ -1,57 +1,84 @@
 import { addDays, daysBetween, weekday } from '../../lib/local-time'
 import type { StatisticsResponse } from './model'
-import { hoursOf } from './policy'
-import type { MonthTotals } from './repository'
+import type { DayTotals } from './repository'
 
 /** Rounds to 2 decimals in decimal, not binary (1.005 → 1.01). */
 export function round2(value: number): number {
   return Number(`${Math.round(Number(`${value}e2`))}e-2`)
 }
 
-/** Days of [start, end] (inclusive) whose ISO weekday is one of `workDays`. */
-export function countWorkDays(start: string, end: string, workDays: readonly number[]): number {
-  if (end < start || workDays.length === 0) return 0
+/** Days of [start, end] (inclusive) whose ISO weekday `counts`. */
+export function countDays(start: string, end: string, counts: (weekday: number) => boolean): number {
+  if (end < start) return 0
+  // whole weeks hold each weekday once; the rest are counted one by one
+  const days = daysBetween(start, end) + 1
+  const first = weekday(start)
   let total = 0
+  for (let day = 1; day <= 7; day++) if (counts(day)) total += Math.floor(days / 7)
   // counted by offset: the day after 9999-12-31 is not a date to step to, nor to compare as text
-  for (let offset = 0, last = daysBetween(start, end); offset <= last; offset++)
-    if (workDays.includes(weekday(addDays(start, offset)))) total++
+  for (let offset = 0; offset < days % 7; offset++) if (counts(((first - 1 + offset) % 7) + 1)) total++
   return total
+}
+
+/** The rule that applies on an ISO weekday, as far as statistics need it. */
+export interface DayRule {
+  /** the rule's id; null when the group has no enabled rule */
+  rule: number | null
+  /** the weekday is one of that rule's work days */
+  workDay: boolean
+  allowedLateDays: number
 }
 
 export interface StatisticsInput {
   start: string
   end: string
-  /** the caller's local today: work days before it with no record count as absent */
+  /** the caller's work date now: work days before it with no record count as absent */
   today: string
   /** the first day that can be missed (the later of start and the hire date) */
   since: string
-  workDays: readonly number[]
-  allowedLateDays: number
-  totals: MonthTotals[]
+  /** the rule of each ISO weekday, indexed 1–7 */
+  weekdays: readonly DayRule[]
+  totals: DayTotals[]
 }
 
-/** The statistics object of CONTRACT §4 from per-month SQL totals. */
-export function computeStatistics({ start, end, today, since, workDays, allowedLateDays, totals }: StatisticsInput): StatisticsResponse {
-  const sum = (pick: (month: MonthTotals) => number) => totals.reduce((acc, month) => acc + Number(pick(month)), 0)
-  const workDayCount = countWorkDays(start, end, workDays)
+/**
+ * The statistics object of CONTRACT §4 from per-month, per-weekday SQL totals. Each date
+ * is judged by the rule that applies on it: whether it is a work day, and, per month and
+ * rule, how many late days that rule allows.
+ */
+export function computeStatistics({ start, end, today, since, weekdays, totals }: StatisticsInput): StatisticsResponse {
+  const sum = (pick: (day: DayTotals) => number, rows = totals) => rows.reduce((acc, day) => acc + Number(pick(day)), 0)
+  const isWorkDay = (day: number) => weekdays[day].workDay
+  const workDayCount = countDays(start, end, isWorkDay)
   const lastPast = addDays(today, -1) < end ? addDays(today, -1) : end
-  const pastWorkDays = countWorkDays(since, lastPast, workDays)
-  const attendanceDays = sum((m) => m.attendanceDays)
-  const workMinutes = sum((m) => m.workMinutes)
-  const lateDays = sum((m) => m.lateDays)
-  const allowed = sum((m) => Math.min(Number(m.lateDays), allowedLateDays))
+  const pastWorkDays = countDays(since, lastPast, isWorkDay)
+  const pastWorkDayRecords = sum((d) => d.pastRecords, totals.filter((d) => isWorkDay(d.weekday)))
+  const attendanceDays = sum((d) => d.attendanceDays)
+  const workHundredths = sum((d) => d.workHundredths)
+  const lateDays = sum((d) => d.lateDays)
+  // the allowance is per month and per rule: the late days on the dates each rule applies on
+  const lateByMonthAndRule = new Map<string, { late: number; allowed: number }>()
+  for (const day of totals) {
+    const { rule, allowedLateDays } = weekdays[day.weekday]
+    const key = `${day.month} ${rule}`
+    const entry = lateByMonthAndRule.get(key) ?? { late: 0, allowed: allowedLateDays }
+    entry.late += Number(day.lateDays)
+    lateByMonthAndRule.set(key, entry)
+  }
+  const allowed = [...lateByMonthAndRule.values()].reduce((acc, { late, allowed }) => acc + Math.min(late, allowed), 0)
   return {
     total_days: daysBetween(start, end) + 1,
     work_days: workDayCount,
     attendance_days: attendanceDays,
     late_days: lateDays,
-    early_days: sum((m) => m.earlyDays),
-    absent_days: sum((m) => m.absentDays) + Math.max(0, pastWorkDays - sum((m) => m.pastWorkDayRecords)),
-    exception_days: sum((m) => m.exceptionDays),
-    total_work_hours: hoursOf(workMinutes),
-    avg_work_hours: attendanceDays === 0 ? 0 : round2(workMinutes / 60 / attendanceDays),
-    total_late_minutes: sum((m) => m.lateMinutes),
-    total_early_minutes: sum((m) => m.earlyMinutes),
+    early_days: sum((d) => d.earlyDays),
+    absent_days: sum((d) => d.absentDays) + Math.max(0, pastWorkDays - pastWorkDayRecords),
+    exception_days: sum((d) => d.exceptionDays),
+    // the sum of the hours the records show, and the average of that
+    total_work_hours: workHundredths / 100,
+    avg_work_hours: attendanceDays === 0 ? 0 : Math.round(workHundredths / attendanceDays) / 100,
+    total_late_minutes: sum((d) => d.lateMinutes),
+    total_early_minutes: sum((d) => d.earlyMinutes),
     attendance_rate: workDayCount === 0 ? 0 : round2((attendanceDays / workDayCount) * 100),
     late_days_allowed: allowed,
     late_days_over_allowance: lateDays - allowed,
