@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { files } from '../src/db/schema'
-import { errorBody, login, loginAdmin, makeUser, NOW, req, samplePath, startApp, type Reply, type TestApp, replyOf } from './helpers'
+import { errorBody, login, loginAdmin, makeUser, NOW, req, samplePath, startApp, tableRows, type Reply, type TestApp, replyOf } from './helpers'
 
 /*
  * Issue 8, part 1: the authorization matrix, generated from the route table so that a new route is covered
@@ -124,15 +124,8 @@ function resign(token: string, secret: string, change: Record<string, unknown> =
 
 /** Every row of every table and every stored object: what a refused request must leave alone. */
 async function everything() {
-  const { client } = t.deps.database
-  const tables = await client.execute(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
-  const rows: Record<string, unknown[][]> = {}
-  for (const { name } of tables.rows) {
-    const result = await client.execute(`SELECT * FROM "${String(name)}"`)
-    rows[String(name)] = result.rows.map((row) => result.columns.map((column) => row[column]))
-  }
   const objects = (await readdir(join(t.dir, 'files'), { recursive: true })).sort()
-  return { rows, objects }
+  return { rows: await tableRows(t), objects }
 }
 
 async function uploadFile(token: string, name: string, content: string, fields: Record<string, string> = {}) {

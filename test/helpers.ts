@@ -137,3 +137,15 @@ export async function makeUser(app: App, token: string, username: string, roles:
   if (created.status !== 201) throw new Error(`creating ${username} failed: ${JSON.stringify(created.body)}`)
   return { id: created.body.data.id, token: await login(app, username, password) }
 }
+
+/** Every row of every table, by table name: what a refused request must leave alone. */
+export async function tableRows(t: TestApp): Promise<Record<string, unknown[][]>> {
+  const { client } = t.deps.database
+  const tables = await client.execute(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+  const rows: Record<string, unknown[][]> = {}
+  for (const { name } of tables.rows) {
+    const result = await client.execute(`SELECT * FROM "${String(name)}"`)
+    rows[String(name)] = result.rows.map((row) => result.columns.map((column) => row[column]))
+  }
+  return rows
+}

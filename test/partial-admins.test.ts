@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { errorBody, login, loginAdmin, makeUser, req, startApp, type TestApp } from './helpers'
+import { errorBody, login, loginAdmin, makeUser, req, startApp, tableRows, type TestApp } from './helpers'
 
 /*
  * Issue 19: partial administrators. For every admin route that changes an account, a role, or the link
@@ -44,18 +44,6 @@ async function clerkWith(permission: string) {
     clerks.set(permission, clerk)
   }
   return clerk
-}
-
-/** Every row of every table: what a refused request must leave alone. */
-async function everything() {
-  const { client } = t.deps.database
-  const tables = await client.execute(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
-  const rows: Record<string, unknown[][]> = {}
-  for (const { name } of tables.rows) {
-    const result = await client.execute(`SELECT * FROM "${String(name)}"`)
-    rows[String(name)] = result.rows.map((row) => result.columns.map((column) => row[column]))
-  }
-  return rows
 }
 
 const allBut = (held: string[]) => catalogue.filter((name) => !held.includes(name))
@@ -299,10 +287,10 @@ describe('a partial administrator acting on someone who holds more', () => {
   for (const attempt of ATTEMPTS)
     test(`${attempt.permission}: ${attempt.why} → 403, nothing changes`, async () => {
       const clerk = await clerkWith(attempt.permission)
-      const before = await everything()
+      const before = await tableRows(t)
       const reply = await req(t.app, attempt.method, attempt.path(), { token: clerk.token, body: attempt.body?.(clerk) })
       expect({ status: reply.status, body: reply.body }).toEqual({ status: 403, body: errorBody(403, attempt.message(clerk)) })
-      expect(await everything()).toEqual(before)
+      expect(await tableRows(t)).toEqual(before)
     })
 
   test('afterwards the administrators still sign in, and the CEO still reads their own salary', async () => {
