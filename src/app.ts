@@ -3,9 +3,11 @@ import pkg from '../package.json'
 import type { Config } from './config'
 import type { Database } from './db/client'
 import { createAuthGuard, createClientIp } from './http/auth'
+import { compression } from './http/compression'
 import { docs } from './http/docs'
 import { replier } from './http/envelope'
 import { errorHandler } from './http/error-handler'
+import { home } from './http/home'
 import { jsonBody } from './http/json-body'
 import { localeOf } from './http/locale'
 import { SECURITY_HEADERS } from './http/security-headers'
@@ -69,12 +71,14 @@ export function createApp(deps: AppDeps) {
   const salaries = createSalariesService(attendanceDeps)
 
   return new Elysia()
+    .use(home()) // its not-found answer for `/` goes before the error handler's
     .use(errorHandler(clock, logger))
     .use(jsonBody)
     .onRequest(({ set }) => {
       Object.assign(set.headers, SECURITY_HEADERS)
     })
-    .use(docs(pkg.version))
+    .use(compression())
+    .use(docs(pkg.version, config.publicUrl))
     .use(healthController(reply, deps.probes))
     .use(
       authController(

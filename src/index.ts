@@ -23,9 +23,12 @@ const app = createApp(deps).listen({
   reusePort: true,
   maxRequestBodySize: config.maxFileSize * 20 + 1024 * 1024,
 })
+const port = app.server?.port
+// PUBLIC_URL's default names the configured port, which with PORT=0 is not the one bound
+const publicUrl = config.port === 0 ? config.publicUrl.replace(/^http:\/\/localhost:0$/, `http://localhost:${port}`) : config.publicUrl
 deps.logger.info('Workforce is listening', {
-  url: `http://${config.host}:${app.server?.port}`,
-  docs: `${config.publicUrl}/swagger`,
+  url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+  docs: `${publicUrl}/swagger`,
 })
 
 reconcileStorage(deps.database, deps.store, deps.clock.now(), deps.logger).catch((error) =>

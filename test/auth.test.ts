@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { loginFailures, refreshTokens, roles, userRoles, users } from '../src/db/schema'
 import { PERMISSION_CATALOGUE } from '../src/modules/rbac/catalogue'
-import { ADMIN_PASSWORD, errorBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp } from './helpers'
+import { ADMIN_PASSWORD, errorBody, invalidBody, login, loginAdmin, NOW, okBody, req, startApp, type TestApp } from './helpers'
 
 let t: TestApp
 let adminToken: string
@@ -216,6 +216,18 @@ describe('refresh tokens', () => {
     const expired = await req(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: pair.body.data.refresh_token } })
     t.clock.set(NOW)
     expect(expired.body).toEqual(errorBody(401, 'The refresh token has expired; sign in again', { timestamp: '2024-03-29T09:30:00.000Z' }))
+  })
+
+  test('anything that is not a refresh token is a 401, whatever its length: an access token, "", 5,000 characters', async () => {
+    const user = await makeUser()
+    const pair = await req(t.app, 'POST', '/api/v1/auth/login', { body: { username: user.username, password: user.password } })
+    for (const token of [pair.body.data.access_token, '', 'x'.repeat(5000)]) {
+      const reply = await req(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: token } })
+      expect(reply.status).toBe(401)
+      expect(reply.body).toEqual(errorBody(401, 'Unknown refresh token; sign in again'))
+    }
+    // a body without a token is still not a request for one
+    expect((await req(t.app, 'POST', '/api/v1/auth/refresh', { body: {} })).body).toEqual(invalidBody('refresh_token', 'is required'))
   })
 
   test('two refreshes racing with one token: exactly one wins', async () => {

@@ -76,7 +76,7 @@ describe('docs', () => {
       // file content also opens with a signed link, or for a public file with nothing
       const optional = route.path === '/api/v1/storage/files/:id/content'
       expect(operation.security, `${route.method} ${route.path} security`).toEqual(
-        open ? undefined : optional ? [{ bearer: [] }, {}] : [{ bearer: [] }],
+        open ? [] : optional ? [{ bearer: [] }, {}] : [{ bearer: [] }],
       )
     }
     const createUser = spec.paths['/api/v1/admin/users'].post

@@ -111,6 +111,9 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   throw new Error(`server did not start: ${output.join('\n')} ${await new Response(proc.stderr).text()}`)
 }
 
+const listeningLine = (server: Server) =>
+  server.output.map((line) => JSON.parse(line)).find((line) => line.message === 'Workforce is listening')
+
 describe('start-up as real processes', () => {
   test('two processes started together on one new database file both serve; SIGTERM drains and exits 0', async () => {
     const dir = newDir()
@@ -120,6 +123,9 @@ describe('start-up as real processes', () => {
       const printed = [...one.output, ...two.output].map((line) => JSON.parse(line)).filter((line) => line.password)
       expect(printed).toHaveLength(1)
       const password = printed[0].password
+      // without PUBLIC_URL, the docs link names the port actually bound (PORT=0 picks one)
+      for (const server of [one, two])
+        expect(listeningLine(server)).toMatchObject({ url: `http://127.0.0.1:${server.port}`, docs: `http://localhost:${server.port}/swagger` })
 
       for (const server of [one, two]) {
         const health = await fetch(`http://127.0.0.1:${server.port}/health`)
@@ -150,6 +156,23 @@ describe('start-up as real processes', () => {
       two.proc.kill()
     }
   }, 60_000)
+
+  test('the start-up line links the docs page under PUBLIC_URL, whatever the bind address and port', async () => {
+    const dir = newDir()
+    const server = await startServer({
+      DATABASE_URL: `file:${join(dir, 'workforce.db')}`,
+      STORAGE_URL: `file:${join(dir, 'files')}`,
+      ADMIN_PASSWORD: 'admin-password-1',
+      PUBLIC_URL: 'https://hr.example.com/workforce/',
+      LOG_LEVEL: 'info',
+    })
+    try {
+      expect(listeningLine(server)).toMatchObject({ url: `http://127.0.0.1:${server.port}`, docs: 'https://hr.example.com/workforce/swagger' })
+    } finally {
+      server.proc.kill('SIGTERM')
+      await server.proc.exited
+    }
+  }, 30_000)
 
   test('a bad setting stops the start with a message naming it', async () => {
     const proc = Bun.spawn(['bun', join(import.meta.dir, '..', 'src', 'index.ts')], {

@@ -70,7 +70,8 @@ export function createAuthGuard(tokens: TokenService, access: AccessResolver, cl
       resolve,
     },
     permission: (permission: PermissionName) => ({
-      detail: { ...SECURED, description: `Needs permission \`${permission}\`.`, 'x-permission': permission },
+      // the document says "Needs permission …" from x-permission (src/http/openapi.ts), after the route's own description
+      detail: { ...SECURED, 'x-permission': permission },
       async transform({ headers, request }) {
         const principal = await authenticate(headers.authorization, tokens, access)
         if (!allows(principal.ability, permission))

@@ -1,79 +1,37 @@
-import { join } from 'node:path'
 import { Elysia } from 'elysia'
-import { swagger } from '@elysiajs/swagger'
+import { docsAsset, docsPage } from './docs-assets'
 import { NotFoundError } from './errors'
-
-const ASSETS = join(import.meta.dir, '..', '..', 'node_modules', 'swagger-ui-dist')
-const ASSET_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png'])
-
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8" />
-  <meta name="viewport" content="width=device-width, initial-scale=1" />
-  <title>Workforce API</title>
-  <link rel="icon" href="/swagger/assets/favicon-32x32.png" />
-  <link rel="stylesheet" href="/swagger/assets/swagger-ui.css" />
-</head>
-<body>
-  <div id="swagger-ui"></div>
-  <script src="/swagger/assets/swagger-ui-bundle.js"></script>
-  <script src="/swagger/assets/init.js"></script>
-</body>
-</html>`
-
-const INIT = `window.ui = SwaggerUIBundle({
-  url: '/swagger/json',
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  persistAuthorization: true,
-})`
+import { openApiDocument } from './openapi'
+import { CACHE_IMMUTABLE, sendAsset } from './static-assets'
 
 /** Everything the page loads is served from here, so it works without internet access. */
 const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
 /**
- * The OpenAPI document at /swagger/json comes from @elysiajs/swagger; the page at
+ * The OpenAPI document at /swagger/json is built in ./openapi.ts; the page at
  * /swagger is Swagger UI served from the installed swagger-ui-dist package.
  */
-export const docs = (version: string) =>
+export const docs = (version: string, publicUrl: string) =>
   new Elysia({ name: 'docs' })
-    .use(
-      swagger({
-        path: '/swagger',
-        specPath: '/swagger/json',
-        exclude: ['/swagger', '/swagger/assets/:file'],
-        documentation: {
-          info: {
-            title: 'Workforce API',
-            version,
-            description:
-              'Roles and permissions, departments, attendance, file storage and salaries. Sign in with POST /api/v1/auth/login and send the access token as `Authorization: Bearer <token>` (or use Authorize above).',
-          },
-          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-        },
-      }),
-    )
+    .use(openApiDocument({ version, publicUrl, path: '/swagger', specPath: '/swagger/json', exclude: ['/swagger', '/swagger/assets/:file'] }))
     .get(
       '/swagger',
-      ({ set }) => {
-        set.headers['content-type'] = 'text/html; charset=utf-8'
-        set.headers['content-security-policy'] = DOCS_CSP
-        return PAGE
+      (context) => {
+        context.set.headers['content-security-policy'] = DOCS_CSP
+        // the page names its assets' versions: a browser asks again each time (304 when unchanged)
+        return sendAsset(docsPage(), context, 'no-cache')
       },
       { detail: { hide: true } },
     )
     .get(
       '/swagger/assets/:file',
-      ({ params, set }) => {
-        if (params.file === 'init.js') {
-          set.headers['content-type'] = 'text/javascript; charset=utf-8'
-          return INIT
-        }
-        if (!ASSET_FILES.has(params.file)) throw new NotFoundError(`No docs asset ${params.file}`)
-        set.headers['cache-control'] = 'public, max-age=86400'
-        return Bun.file(join(ASSETS, params.file))
+      (context) => {
+        const { file } = context.params
+        const asset = docsAsset(file)
+        if (!asset) throw new NotFoundError(`No docs asset ${file}`)
+        const versioned = new URL(context.request.url).searchParams.get('v') === asset.tag
+        return sendAsset(asset, context, versioned ? CACHE_IMMUTABLE : 'public, max-age=3600')
       },
       { detail: { hide: true } },
     )

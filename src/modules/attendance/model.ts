@@ -11,11 +11,14 @@ const Coordinate = (name: 'latitude' | 'longitude', limit: number) =>
     error: `must be a ${name} from -${limit} to ${limit}`,
   })
 
-export const ClockBody = t.Object({
-  latitude: t.Optional(Coordinate('latitude', 90)),
-  longitude: t.Optional(Coordinate('longitude', 180)),
-  note: t.Optional(t.String({ maxLength: 500 })),
-})
+export const ClockBody = t.Object(
+  {
+    latitude: t.Optional(Coordinate('latitude', 90)),
+    longitude: t.Optional(Coordinate('longitude', 180)),
+    note: t.Optional(t.String({ maxLength: 500 })),
+  },
+  { examples: [{ latitude: 31.2304, longitude: 121.4737, note: 'At the front desk' }] },
+)
 export type ClockInput = typeof ClockBody.static
 
 export const ClockInResult = t.Object({
@@ -159,10 +162,13 @@ export type AttemptQuery = typeof AttemptQuery.static
 
 export const AttemptList = t.Object({ attempts: t.Array(Attempt), pagination: P2Pagination })
 
-export const CloseDayBody = t.Object({
-  date: t.String({ ...DateString, error: 'must be a date written YYYY-MM-DD' }),
-  group_id: t.Optional(Id),
-})
+export const CloseDayBody = t.Object(
+  {
+    date: t.String({ ...DateString, error: 'must be a date written YYYY-MM-DD' }),
+    group_id: t.Optional(Id),
+  },
+  { examples: [{ date: '2024-03-15', group_id: 1 }] },
+)
 
 export const CloseDayResult = t.Object({
   date: t.String(),

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
+import { errors } from '../../http/openapi'
 import type { LocalePlugin } from '../../http/locale'
 import { IdParams } from '../../http/models'
 import {
@@ -19,8 +20,9 @@ import {
 } from './setup-model'
 import type { AttendanceSetupService } from './setup-service'
 
-const rules = (summary: string) => ({ tags: ['Attendance rules'], summary })
-const groups = (summary: string) => ({ tags: ['Attendance groups'], summary })
+const rules = (summary: string, extra: object = {}) => ({ tags: ['Attendance rules'], summary, ...extra })
+const groups = (summary: string, extra: object = {}) => ({ tags: ['Attendance groups'], summary, ...extra })
+const TIMES = 'Times are `HH:MM` local to the group’s zone; an end before the start is an overnight shift.'
 const Done = Envelope(t.Null())
 
 export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, setup: AttendanceSetupService) =>
@@ -34,7 +36,10 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
         permission: 'attendance_rules:create',
         body: CreateRuleBody,
         response: { 201: Envelope(Rule) },
-        detail: rules('Create an attendance rule (status 1)'),
+        detail: rules('Create an attendance rule (status 1)', {
+          description: TIMES,
+          ...errors({ 400: 'the group does not exist, or times, break or area do not fit together' }),
+        }),
       },
     )
     .get('/rules', async ({ query, locale }) => reply.ok(await setup.listRules(query, locale)), {
@@ -47,7 +52,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
       permission: 'attendance_rules:read',
       params: IdParams,
       response: Envelope(Rule),
-      detail: rules('Read an attendance rule'),
+      detail: rules('Read an attendance rule', errors({ 404: 'No such rule' })),
     })
     .put(
       '/rules/:id',
@@ -57,7 +62,10 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
         params: IdParams,
         body: UpdateRuleBody,
         response: Envelope(Rule),
-        detail: rules('Update an attendance rule; every create field is accepted'),
+        detail: rules('Update an attendance rule; every create field is accepted', {
+          description: `${TIMES} Records already clocked keep the terms they were judged under.`,
+          ...errors({ 400: 'the group does not exist, or times, break or area do not fit together', 404: 'No such rule' }),
+        }),
       },
     )
     .delete(
@@ -67,7 +75,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
         permission: 'attendance_rules:delete',
         params: IdParams,
         response: Done,
-        detail: rules('Delete an attendance rule (records keep their history)'),
+        detail: rules('Delete an attendance rule (records keep their history)', errors({ 404: 'No such rule' })),
       },
     )
     .post(
@@ -77,7 +85,10 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
         permission: 'attendance_groups:create',
         body: CreateGroupBody,
         response: { 201: Envelope(Group) },
-        detail: groups('Create an attendance group (status 1)'),
+        detail: groups('Create an attendance group (status 1)', {
+          description: 'The group’s zone is its own `timezone`, else its company’s, else the service default.',
+          ...errors({ 400: 'the company or manager does not exist' }),
+        }),
       },
     )
     .get('/groups', async ({ query, locale }) => reply.ok(await setup.listGroups(query, locale)), {
@@ -90,7 +101,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
       permission: 'attendance_groups:read',
       params: IdParams,
       response: Envelope(Group),
-      detail: groups('Read an attendance group'),
+      detail: groups('Read an attendance group', errors({ 404: 'No such group' })),
     })
     .put(
       '/groups/:id',
@@ -100,7 +111,10 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
         params: IdParams,
         body: UpdateGroupBody,
         response: Envelope(Group),
-        detail: groups('Update an attendance group'),
+        detail: groups('Update an attendance group', {
+          description: 'Fields left out stay as they are.',
+          ...errors({ 400: 'the company or manager does not exist', 404: 'No such group' }),
+        }),
       },
     )
     .delete(
@@ -110,7 +124,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
         permission: 'attendance_groups:delete',
         params: IdParams,
         response: Done,
-        detail: groups('Delete an attendance group with its rules; members leave it, records stay'),
+        detail: groups('Delete an attendance group with its rules; members leave it, records stay', errors({ 404: 'No such group' })),
       },
     )
     .post(
@@ -122,14 +136,17 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
         params: IdParams,
         body: EmployeeIdsBody,
         response: Done,
-        detail: groups('Add employees to a group (moving them out of any other)'),
+        detail: groups('Add employees to a group (moving them out of any other)', {
+          description: 'All or nothing; their new group’s rules apply from their next work date.',
+          ...errors({ 400: 'unknown employee ids (named in the message)', 404: 'No such group' }),
+        }),
       },
     )
     .get('/groups/:id/employees', async ({ params }) => reply.ok(await setup.members(params.id)), {
       permission: 'attendance_groups:read',
       params: IdParams,
       response: Envelope(t.Array(EmployeeSummary)),
-      detail: groups('Employees of a group'),
+      detail: groups('Employees of a group', errors({ 404: 'No such group' })),
     })
     .delete(
       '/groups/:id/employees',
@@ -140,6 +157,6 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
         params: IdParams,
         body: EmployeeIdsBody,
         response: Done,
-        detail: groups('Remove employees from a group'),
+        detail: groups('Remove employees from a group', errors({ 400: 'unknown employee ids (named in the message)', 404: 'No such group' })),
       },
     )

@@ -84,10 +84,32 @@ const ruleFields = {
   flexible_time: t.Optional(t.Boolean()),
 }
 
-export const CreateRuleBody = t.Object(ruleFields)
+const RULE_EXAMPLE = {
+  name: 'Office hours',
+  description: 'Weekdays 09:00 to 18:00 with a lunch break',
+  group_id: 1,
+  work_start_time: '09:00',
+  work_end_time: '18:00',
+  break_start_time: '12:00',
+  break_end_time: '13:00',
+  late_grace_period: 10,
+  early_grace_period: 10,
+  required_work_hours: 8,
+  allowed_late_days: 3,
+  location_required: true,
+  allowed_latitude: 31.2304,
+  allowed_longitude: 121.4737,
+  location_radius: 500,
+  work_days: '1,2,3,4,5',
+  flexible_time: false,
+}
+
+export const CreateRuleBody = t.Object(ruleFields, { examples: [RULE_EXAMPLE] })
 export type CreateRuleInput = typeof CreateRuleBody.static
 
-export const UpdateRuleBody = t.Partial(t.Object({ ...ruleFields, status: Status() }))
+export const UpdateRuleBody = t.Partial(t.Object({ ...ruleFields, status: Status() }), {
+  examples: [{ work_start_time: '09:30', work_end_time: '18:30', late_grace_period: 15, status: 1 }],
+})
 export type UpdateRuleInput = typeof UpdateRuleBody.static
 
 export const RULE_SORTS = ['id', 'name', 'created_at', 'updated_at', 'work_start_time'] as const
@@ -130,10 +152,14 @@ const groupFields = {
   timezone: t.Optional(t.Nullable(TimeZoneField)),
 }
 
-export const CreateGroupBody = t.Object(groupFields)
+export const CreateGroupBody = t.Object(groupFields, {
+  examples: [{ name: 'Shanghai office', description: 'Everyone working at the Shanghai office', company_id: 1, timezone: 'Asia/Shanghai' }],
+})
 export type CreateGroupInput = typeof CreateGroupBody.static
 
-export const UpdateGroupBody = t.Partial(t.Object({ ...groupFields, status: Status() }))
+export const UpdateGroupBody = t.Partial(t.Object({ ...groupFields, status: Status() }), {
+  examples: [{ description: 'Shanghai office, floors 3 to 5', manager_id: 1, status: 1 }],
+})
 export type UpdateGroupInput = typeof UpdateGroupBody.static
 
 export const GroupListQuery = t.Object({
@@ -146,7 +172,8 @@ export type GroupListQuery = typeof GroupListQuery.static
 
 export const GroupList = t.Object({ groups: t.Array(Group), pagination: P2Pagination })
 
-export const EmployeeIdsBody = t.Object({
-  employee_ids: t.Array(Id, { minItems: 1, maxItems: 1000, description: 'employee ids, 1 to 1000' }),
-})
+export const EmployeeIdsBody = t.Object(
+  { employee_ids: t.Array(Id, { minItems: 1, maxItems: 1000, description: 'employee ids, 1 to 1000' }) },
+  { examples: [{ employee_ids: [1] }] },
+)
 export type EmployeeIdsInput = typeof EmployeeIdsBody.static

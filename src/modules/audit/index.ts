@@ -12,5 +12,9 @@ export const auditController = (guard: AuthGuard, reply: Replier, audit: AuditSe
       permission: 'audit:read',
       query: AuditLogQuery,
       response: Envelope(P1(AuditLog)),
-      detail: { tags: ['Audit'], summary: 'List audit entries, newest first' },
+      detail: {
+        tags: ['Audit'],
+        summary: 'List audit entries, newest first',
+        description: 'A date `YYYY-MM-DD` in `from` or `to` is a whole UTC day; an ISO 8601 instant is exact. Entries carry the resource before and after the change.',
+      },
     })

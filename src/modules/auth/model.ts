@@ -2,20 +2,35 @@ import { t } from 'elysia'
 import { Password } from '../../http/models'
 import { CreateUserBody, User } from '../users/model'
 
-export const LoginBody = t.Object({
-  username: t.String({ minLength: 1, maxLength: 64 }),
-  password: t.String({ minLength: 1, maxLength: 128 }),
-})
+export const LoginBody = t.Object(
+  {
+    username: t.String({ minLength: 1, maxLength: 64 }),
+    password: t.String({ minLength: 1, maxLength: 128 }),
+  },
+  { examples: [{ username: 'admin', password: 'change-me-please' }] },
+)
 
-export const RefreshBody = t.Object({ refresh_token: t.String({ minLength: 1, maxLength: 200 }) })
+/**
+ * Any text is looked up, whatever its length: what is not a current refresh token (an access
+ * token sent by mistake, a truncated one, "") is a 401, the answer clients act on by signing in again.
+ */
+export const RefreshBody = t.Object(
+  { refresh_token: t.String({ description: 'the refresh_token of the last sign-in or refresh' }) },
+  { examples: [{ refresh_token: 'kq3Y0d8Jx2mVtq4n8ZrW5cQ1sE7uL9aH6fB0gN2pR4o' }] },
+)
 
-export const ChangePasswordBody = t.Object({
-  old_password: t.String({ minLength: 1, maxLength: 128 }),
-  new_password: Password,
-})
+export const ChangePasswordBody = t.Object(
+  {
+    old_password: t.String({ minLength: 1, maxLength: 128 }),
+    new_password: Password,
+  },
+  { examples: [{ old_password: 'change-me-please', new_password: 'a-longer-passphrase-2024' }] },
+)
 
 /** What people change of their own account themselves; username, status and roles are an administrator's. */
-export const UpdateMeBody = t.Partial(t.Pick(CreateUserBody, ['name', 'phone', 'email', 'avatar']))
+export const UpdateMeBody = t.Partial(t.Pick(CreateUserBody, ['name', 'phone', 'email', 'avatar']), {
+  examples: [{ name: 'Li Wei', phone: '+86 138 0013 8000', email: 'li.wei@example.com' }],
+})
 export type UpdateMeInput = typeof UpdateMeBody.static
 
 export const TokenPair = t.Object({

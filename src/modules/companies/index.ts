@@ -1,12 +1,13 @@
 import { Elysia, t } from 'elysia'
 import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
+import { errors } from '../../http/openapi'
 import { IdParams } from '../../http/models'
 import { P1 } from '../../http/pagination'
 import { Company, CompanyListQuery, CreateCompanyBody, UpdateCompanyBody } from './model'
 import type { CompaniesService } from './service'
 
-const detail = (summary: string) => ({ tags: ['Companies'], summary })
+const detail = (summary: string, extra: object = {}) => ({ tags: ['Companies'], summary, ...extra })
 
 export const companiesController = (guard: AuthGuard, reply: Replier, companies: CompaniesService) =>
   new Elysia({ name: 'companies', prefix: '/api/v1/admin/companies' })
@@ -15,7 +16,7 @@ export const companiesController = (guard: AuthGuard, reply: Replier, companies:
       permission: 'companies:create',
       body: CreateCompanyBody,
       response: { 201: Envelope(Company) },
-      detail: detail('Create a company'),
+      detail: detail('Create a company', errors({ 409: 'A company with this name exists' })),
     })
     .get('', async ({ query }) => reply.ok(await companies.list(query)), {
       permission: 'companies:read',
@@ -27,18 +28,21 @@ export const companiesController = (guard: AuthGuard, reply: Replier, companies:
       permission: 'companies:read',
       params: IdParams,
       response: Envelope(Company),
-      detail: detail('Read a company'),
+      detail: detail('Read a company', errors({ 404: 'No such company' })),
     })
     .put('/:id', async ({ params, body, actor }) => reply.ok(await companies.update(params.id, body, actor), 'Company updated'), {
       permission: 'companies:update',
       params: IdParams,
       body: UpdateCompanyBody,
       response: Envelope(Company),
-      detail: detail('Update a company'),
+      detail: detail('Update a company', {
+        description: 'Fields left out stay as they are; a null `timezone` means the service default.',
+        ...errors({ 404: 'No such company', 409: 'A company with this name exists' }),
+      }),
     })
     .delete('/:id', async ({ params, actor }) => reply.ok(await companies.remove(params.id, actor).then(() => null), 'Company deleted'), {
       permission: 'companies:delete',
       params: IdParams,
       response: Envelope(t.Null()),
-      detail: detail('Delete a company that nothing references'),
+      detail: detail('Delete a company that nothing references', errors({ 404: 'No such company', 409: 'Employees or attendance groups still belong to it' })),
     })

@@ -19,10 +19,16 @@ export const Company = t.Object({
 })
 export type CompanyResponse = typeof Company.static
 
-export const CreateCompanyBody = t.Object({ name: Text(100), timezone: t.Optional(t.Nullable(TimeZone)) })
+export const CreateCompanyBody = t.Object(
+  { name: Text(100), timezone: t.Optional(t.Nullable(TimeZone)) },
+  { examples: [{ name: 'Acme Shanghai', timezone: 'Asia/Shanghai' }] },
+)
 export type CreateCompanyInput = typeof CreateCompanyBody.static
 
-export const UpdateCompanyBody = t.Object({ name: t.Optional(Text(100)), timezone: t.Optional(t.Nullable(TimeZone)) })
+export const UpdateCompanyBody = t.Object(
+  { name: t.Optional(Text(100)), timezone: t.Optional(t.Nullable(TimeZone)) },
+  { examples: [{ name: 'Acme Shanghai Ltd.' }] },
+)
 export type UpdateCompanyInput = typeof UpdateCompanyBody.static
 
 export const CompanyListQuery = t.Object({

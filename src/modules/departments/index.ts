@@ -1,17 +1,20 @@
 import { Elysia, t } from 'elysia'
 import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
+import { errors } from '../../http/openapi'
 import { IdParams } from '../../http/models'
 import { Department, DepartmentBody, DepartmentList, DepartmentListQuery, PublicDepartment } from './model'
 import type { DepartmentsService } from './service'
 
-const detail = (summary: string) => ({ tags: ['Departments'], summary })
+const detail = (summary: string, extra: object = {}) => ({ tags: ['Departments'], summary, ...extra })
 
 export const departmentsController = (guard: AuthGuard, reply: Replier, departments: DepartmentsService) =>
   new Elysia({ name: 'departments' })
     .get('/api/v1/public/departments', async () => reply.ok(await departments.listPublic()), {
       response: Envelope(t.Array(PublicDepartment)),
-      detail: detail('Every department’s id and name, without a token'),
+      detail: detail('Every department’s id and name, without a token', {
+        description: 'For sign-up and display pages: every department, sorted by id, with only its id and name.',
+      }),
     })
     .group('/api/v1/admin/departments', (admin) =>
       admin
@@ -20,7 +23,7 @@ export const departmentsController = (guard: AuthGuard, reply: Replier, departme
           permission: 'departments:create',
           body: DepartmentBody,
           response: { 201: Envelope(Department) },
-          detail: detail('Create a department'),
+          detail: detail('Create a department', errors({ 409: 'A department with this name exists (ignoring case)' })),
         })
         .get('', async ({ query }) => reply.ok(await departments.list(query)), {
           permission: 'departments:read',
@@ -32,14 +35,14 @@ export const departmentsController = (guard: AuthGuard, reply: Replier, departme
           permission: 'departments:read',
           params: IdParams,
           response: Envelope(Department),
-          detail: detail('Read a department'),
+          detail: detail('Read a department', errors({ 404: 'No such department' })),
         })
         .put('/:id', async ({ params, body, actor }) => reply.ok(await departments.update(params.id, body, actor), 'Department updated'), {
           permission: 'departments:update',
           params: IdParams,
           body: DepartmentBody,
           response: Envelope(Department),
-          detail: detail('Rename a department'),
+          detail: detail('Rename a department', errors({ 404: 'No such department', 409: 'A department with this name exists (ignoring case)' })),
         })
         .delete(
           '/:id',
@@ -48,7 +51,7 @@ export const departmentsController = (guard: AuthGuard, reply: Replier, departme
             permission: 'departments:delete',
             params: IdParams,
             response: Envelope(t.Null()),
-            detail: detail('Delete a department no employee belongs to'),
+            detail: detail('Delete a department no employee belongs to', errors({ 404: 'No such department', 409: 'Employees still belong to it' })),
           },
         ),
     )

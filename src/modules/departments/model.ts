@@ -17,7 +17,7 @@ export type DepartmentResponse = typeof Department.static
 
 export const PublicDepartment = t.Object({ id: t.Integer(), name: t.String() })
 
-export const DepartmentBody = t.Object({ name: DepartmentName })
+export const DepartmentBody = t.Object({ name: DepartmentName }, { examples: [{ name: 'Engineering' }] })
 export type DepartmentInput = typeof DepartmentBody.static
 
 export const DepartmentListQuery = t.Object({

@@ -1,12 +1,15 @@
 import { Elysia, t } from 'elysia'
 import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
+import { errors } from '../../http/openapi'
 import { IdParams } from '../../http/models'
 import { P1 } from '../../http/pagination'
 import { CreateEmployeeBody, Employee, EmployeeListQuery, UpdateEmployeeBody } from './model'
 import type { EmployeesService } from './service'
 
-const detail = (summary: string) => ({ tags: ['Employees'], summary })
+const detail = (summary: string, extra: object = {}) => ({ tags: ['Employees'], summary, ...extra })
+const LINK_RULE =
+  'Linking or unlinking an account needs every permission the accounts involved hold (and, for an existing record or your own account, salaries:read and attendance_records:read)'
 
 export const employeesController = (guard: AuthGuard, reply: Replier, employees: EmployeesService) =>
   new Elysia({ name: 'employees', prefix: '/api/v1/admin/employees' })
@@ -15,7 +18,14 @@ export const employeesController = (guard: AuthGuard, reply: Replier, employees:
       permission: 'employees:create',
       body: CreateEmployeeBody,
       response: { 201: Envelope(Employee) },
-      detail: detail('Create an employee; with username and password also their account (role employee)'),
+      detail: detail('Create an employee; with username and password also their account (role employee)', {
+        description: 'With `user_id`, an existing account is linked instead and given role `employee`.',
+        ...errors({
+          400: 'an unknown department, company or user',
+          403: LINK_RULE,
+          409: 'The employee number or username is taken, or the account is linked to another employee',
+        }),
+      }),
     })
     .get('', async ({ query }) => reply.ok(await employees.list(query)), {
       permission: 'employees:read',
@@ -27,18 +37,29 @@ export const employeesController = (guard: AuthGuard, reply: Replier, employees:
       permission: 'employees:read',
       params: IdParams,
       response: Envelope(Employee),
-      detail: detail('Read an employee'),
+      detail: detail('Read an employee', errors({ 404: 'No such employee' })),
     })
     .put('/:id', async ({ params, body, actor, principal }) => reply.ok(await employees.update(params.id, body, actor, principal), 'Employee updated'), {
       permission: 'employees:update',
       params: IdParams,
       body: UpdateEmployeeBody,
       response: Envelope(Employee),
-      detail: detail('Update an employee; null clears a field'),
+      detail: detail('Update an employee; null clears a field', {
+        description: 'Fields left out stay as they are; `user_id` null unlinks the account.',
+        ...errors({
+          400: 'an unknown department, company or user',
+          403: LINK_RULE,
+          404: 'No such employee',
+          409: 'The employee number is taken, or the account is linked to another employee',
+        }),
+      }),
     })
     .delete('/:id', async ({ params, actor, principal }) => reply.ok(await employees.remove(params.id, actor, principal).then(() => null), 'Employee deleted'), {
       permission: 'employees:delete',
       params: IdParams,
       response: Envelope(t.Null()),
-      detail: detail('Delete an employee that no attendance or salary record references'),
+      detail: detail('Delete an employee that no attendance or salary record references', {
+        description: 'Set status 0 (left) instead for an employee with history.',
+        ...errors({ 403: LINK_RULE, 404: 'No such employee', 409: 'Attendance or salary records reference the employee' }),
+      }),
     })

@@ -26,7 +26,7 @@ const EmployeeNo = t.String({ minLength: 1, maxLength: 50 })
 const Position = t.String({ maxLength: 100 })
 const EmployeeStatus = Status('1 = active, 0 = left')
 
-export const CreateEmployeeBody = t.Object({
+const employeeFields = {
   name: Text(100),
   phone: t.Optional(t.Nullable(Phone)),
   email: t.Optional(t.Nullable(Email)),
@@ -39,13 +39,32 @@ export const CreateEmployeeBody = t.Object({
   user_id: t.Optional(Id),
   username: t.Optional(Username),
   password: t.Optional(Password),
+}
+
+export const CreateEmployeeBody = t.Object(employeeFields, {
+  examples: [
+    {
+      name: 'Li Wei',
+      employee_no: 'E0001',
+      phone: '+86 138 0013 8000',
+      email: 'li.wei@example.com',
+      department_id: 1,
+      company_id: 1,
+      position: 'Software engineer',
+      hire_date: '2024-01-02',
+      user_id: 2,
+    },
+  ],
 })
 export type CreateEmployeeInput = typeof CreateEmployeeBody.static
 
-export const UpdateEmployeeBody = t.Composite([
-  t.Partial(t.Omit(CreateEmployeeBody, ['username', 'password', 'user_id'])),
-  t.Object({ user_id: t.Optional(t.Nullable(Id, { description: 'null unlinks the user' })) }),
-])
+export const UpdateEmployeeBody = t.Composite(
+  [
+    t.Partial(t.Omit(t.Object(employeeFields), ['username', 'password', 'user_id'])),
+    t.Object({ user_id: t.Optional(t.Nullable(Id, { description: 'null unlinks the user' })) }),
+  ],
+  { examples: [{ position: 'Senior software engineer', phone: '+86 138 0013 8001' }] },
+)
 export type UpdateEmployeeInput = typeof UpdateEmployeeBody.static
 
 export const EmployeeListQuery = t.Object({

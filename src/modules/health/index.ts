@@ -25,5 +25,13 @@ export const healthController = (reply: Replier, probes: { database: Probe; stor
       }
       return reply.ok(data, storage ? 'healthy' : 'The file store does not answer; file endpoints answer 503')
     },
-    { response: { 200: Envelope(Health), 503: Envelope(Health) }, detail: { tags: ['Operations'], summary: 'Health of the service, its database and its file store' } },
+    {
+      response: { 200: Envelope(Health), 503: Envelope(Health) },
+      detail: {
+        tags: ['Operations'],
+        summary: 'Health of the service, its database and its file store',
+        description:
+          '200 while the database answers: status `ok`, or `degraded` when the file store does not (file endpoints then answer 503). 503 with status `down` when the database does not answer.',
+      },
+    },
   )

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
+import { errors } from '../../http/openapi'
 import type { LocalePlugin } from '../../http/locale'
 import { IdParams } from '../../http/models'
 import { P1 } from '../../http/pagination'
@@ -21,8 +22,9 @@ import {
 } from './model'
 import type { RbacService } from './service'
 
-const roleDetail = (summary: string) => ({ tags: ['Roles'], summary })
-const permissionDetail = (summary: string) => ({ tags: ['Permissions'], summary })
+const roleDetail = (summary: string, extra: object = {}) => ({ tags: ['Roles'], summary, ...extra })
+const permissionDetail = (summary: string, extra: object = {}) => ({ tags: ['Permissions'], summary, ...extra })
+const HANDS_OUT = 'needs every permission involved: nobody hands out more than they hold'
 const Done = Envelope(t.Null())
 
 export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, rbac: RbacService) =>
@@ -33,7 +35,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
       permission: 'roles:create',
       body: CreateRoleBody,
       response: { 201: Envelope(Role) },
-      detail: roleDetail('Create a role'),
+      detail: roleDetail('Create a role', errors({ 409: 'A role with this name exists' })),
     })
     .get('', async ({ query, locale }) => reply.ok(await rbac.listRoles(query, locale)), {
       permission: 'roles:read',
@@ -48,7 +50,10 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
         permission: 'roles:assign',
         body: RoleAssignmentBody,
         response: Done,
-        detail: roleDetail('Give a user a role (holding it already is fine)'),
+        detail: roleDetail('Give a user a role (holding it already is fine)', {
+          description: `Takes effect on the user's next request; ${HANDS_OUT}.`,
+          ...errors({ 403: 'The role or the account holds permissions your roles do not grant, or the account is your own', 404: 'No such user or role' }),
+        }),
       },
     )
     .post(
@@ -58,20 +63,27 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
         permission: 'roles:assign',
         body: RoleAssignmentBody,
         response: Done,
-        detail: roleDetail('Take a role from a user'),
+        detail: roleDetail('Take a role from a user', {
+          description: `Takes effect on the user's next request; ${HANDS_OUT}.`,
+          ...errors({
+            403: 'The role or the account holds permissions your roles do not grant, or the account is your own',
+            404: 'No such user or role',
+            409: 'It would leave no enabled administrator',
+          }),
+        }),
       },
     )
     .get('/users/:user_id', async ({ params, locale }) => reply.ok(await rbac.rolesOfUser(params.user_id, locale)), {
       permission: 'roles:read',
       params: UserIdParams,
       response: Envelope(t.Array(Role)),
-      detail: roleDetail('Roles a user holds'),
+      detail: roleDetail('Roles a user holds', errors({ 404: 'No such user' })),
     })
     .get('/by-name/:role_name/users', async ({ params }) => reply.ok(await rbac.holdersOfRole(params.role_name)), {
       permission: 'roles:read',
       params: RoleNameParams,
       response: Envelope(t.Array(RoleHolder)),
-      detail: roleDetail('Users holding a role'),
+      detail: roleDetail('Users holding a role', errors({ 404: 'No such role' })),
     })
     .post(
       '/permissions/add',
@@ -81,7 +93,10 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
         permission: 'permissions:grant',
         body: RolePermissionBody,
         response: Done,
-        detail: roleDetail('Add a permission to a role'),
+        detail: roleDetail('Add a permission to a role', {
+          description: `Takes effect on the holders' next request; ${HANDS_OUT}.`,
+          ...errors({ 403: 'Your roles do not grant that permission', 404: 'No such role or permission' }),
+        }),
       },
     )
     .post(
@@ -92,20 +107,23 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
         permission: 'permissions:grant',
         body: RolePermissionBody,
         response: Done,
-        detail: roleDetail('Remove a permission from a role'),
+        detail: roleDetail('Remove a permission from a role', {
+          description: `Takes effect on the holders' next request; ${HANDS_OUT}.`,
+          ...errors({ 403: 'Your roles do not grant that permission, or the role is admin (it holds every permission)', 404: 'No such role or permission' }),
+        }),
       },
     )
     .get('/by-name/:role_name/permissions', async ({ params }) => reply.ok(await rbac.permissionsOfRole(params.role_name)), {
       permission: 'roles:read',
       params: RoleNameParams,
       response: Envelope(t.Array(Permission)),
-      detail: roleDetail('Permissions a role grants (admin: all)'),
+      detail: roleDetail('Permissions a role grants (admin: all)', errors({ 404: 'No such role' })),
     })
     .get('/:id', async ({ params, locale }) => reply.ok(await rbac.getRole(params.id, locale)), {
       permission: 'roles:read',
       params: IdParams,
       response: Envelope(Role),
-      detail: roleDetail('Read a role'),
+      detail: roleDetail('Read a role', errors({ 404: 'No such role' })),
     })
     .put(
       '/:id',
@@ -115,14 +133,25 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
         params: IdParams,
         body: UpdateRoleBody,
         response: Envelope(Role),
-        detail: roleDetail('Update a role; its name stays'),
+        detail: roleDetail('Update a role’s display name, description or status; its name cannot change', {
+          description:
+            'A role keeps its name: `name` may be sent (clients that send the whole role) but must equal the current name, else 400. Enabling or disabling a role needs every permission it grants.',
+          ...errors({
+            400: '`name` differs from the role’s name (a role cannot be renamed; create a new role instead)',
+            403: 'Disabling admin, or switching a role that grants permissions your roles do not',
+            404: 'No such role',
+          }),
+        }),
       },
     )
     .delete('/:id', async ({ params, actor, principal }) => reply.ok(await rbac.removeRole(params.id, actor, principal).then(() => null), 'Role deleted'), {
       permission: 'roles:delete',
       params: IdParams,
       response: Done,
-      detail: roleDetail('Delete a role with its user and permission links'),
+      detail: roleDetail('Delete a role with its user and permission links', {
+        description: `Its holders lose it on their next request; ${HANDS_OUT}.`,
+        ...errors({ 403: 'The role is admin or employee (built in), or grants permissions your roles do not', 404: 'No such role' }),
+      }),
     })
 
 export const permissionsController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, rbac: RbacService) =>
@@ -133,7 +162,10 @@ export const permissionsController = (guard: AuthGuard, locale: LocalePlugin, re
       permission: 'permissions:create',
       body: CreatePermissionBody,
       response: { 201: Envelope(Permission) },
-      detail: permissionDetail('Create a permission'),
+      detail: permissionDetail('Create a permission', {
+        description: '`resource` and `action` are taken from the name when left out; when given they must match it.',
+        ...errors({ 409: 'A permission with this name exists' }),
+      }),
     })
     .get('', async ({ query }) => reply.ok(await rbac.listPermissions(query)), {
       permission: 'permissions:read',
@@ -148,6 +180,6 @@ export const permissionsController = (guard: AuthGuard, locale: LocalePlugin, re
         permission: 'permissions:read',
         params: PermissionNameParams,
         response: Envelope(t.Array(Role)),
-        detail: permissionDetail('Roles granting a permission (admin holds all)'),
+        detail: permissionDetail('Roles granting a permission (admin holds all)', errors({ 404: 'No such permission' })),
       },
     )

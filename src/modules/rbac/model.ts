@@ -51,20 +51,26 @@ export type PermissionResponse = typeof Permission.static
 export const RoleHolder = t.Object({ id: t.Integer(), username: t.String(), name: t.String() })
 export type RoleHolderResponse = typeof RoleHolder.static
 
-export const CreateRoleBody = t.Object({
-  name: RoleName,
-  display_name: t.Optional(Text(100)),
-  description: t.Optional(t.String({ maxLength: 500 })),
-  status: t.Optional(Status()),
-})
+export const CreateRoleBody = t.Object(
+  {
+    name: RoleName,
+    display_name: t.Optional(Text(100)),
+    description: t.Optional(t.String({ maxLength: 500 })),
+    status: t.Optional(Status()),
+  },
+  { examples: [{ name: 'hr', display_name: 'Human resources', description: 'Manages employees and salaries', status: 1 }] },
+)
 export type CreateRoleInput = typeof CreateRoleBody.static
 
-export const UpdateRoleBody = t.Object({
-  name: t.Optional(t.String({ maxLength: 50, description: 'accepted only when unchanged: a role keeps its name' })),
-  display_name: t.Optional(Text(100)),
-  description: t.Optional(t.String({ maxLength: 500 })),
-  status: t.Optional(Status()),
-})
+export const UpdateRoleBody = t.Object(
+  {
+    name: t.Optional(t.String({ maxLength: 50, description: 'must equal the current name when sent (a role cannot be renamed: 400)' })),
+    display_name: t.Optional(Text(100)),
+    description: t.Optional(t.String({ maxLength: 500 })),
+    status: t.Optional(Status()),
+  },
+  { examples: [{ display_name: 'HR team', description: 'Manages employee records and salaries', status: 1 }] },
+)
 export type UpdateRoleInput = typeof UpdateRoleBody.static
 
 export const RoleListQuery = t.Object({
@@ -74,22 +80,31 @@ export const RoleListQuery = t.Object({
 })
 export type RoleListQuery = typeof RoleListQuery.static
 
-export const RoleAssignmentBody = t.Object({ user_id: Id, role_name: t.String({ minLength: 1, maxLength: 50 }) })
+export const RoleAssignmentBody = t.Object(
+  { user_id: Id, role_name: t.String({ minLength: 1, maxLength: 50 }) },
+  { examples: [{ user_id: 2, role_name: 'hr' }] },
+)
 export type RoleAssignmentInput = typeof RoleAssignmentBody.static
 
-export const RolePermissionBody = t.Object({
-  role_name: t.String({ minLength: 1, maxLength: 50 }),
-  permission_name: t.String({ minLength: 1, maxLength: 101 }),
-})
+export const RolePermissionBody = t.Object(
+  {
+    role_name: t.String({ minLength: 1, maxLength: 50 }),
+    permission_name: t.String({ minLength: 1, maxLength: 101 }),
+  },
+  { examples: [{ role_name: 'hr', permission_name: 'salaries:read' }] },
+)
 export type RolePermissionInput = typeof RolePermissionBody.static
 
-export const CreatePermissionBody = t.Object({
-  name: PermissionNameField,
-  display_name: t.Optional(Text(100)),
-  description: t.Optional(t.String({ maxLength: 500 })),
-  resource: t.Optional(Part('resource')),
-  action: t.Optional(Part('action')),
-})
+export const CreatePermissionBody = t.Object(
+  {
+    name: PermissionNameField,
+    display_name: t.Optional(Text(100)),
+    description: t.Optional(t.String({ maxLength: 500 })),
+    resource: t.Optional(Part('resource')),
+    action: t.Optional(Part('action')),
+  },
+  { examples: [{ name: 'reports:read', display_name: 'Read reports', description: 'Open the monthly reports' }] },
+)
 export type CreatePermissionInput = typeof CreatePermissionBody.static
 
 export const PermissionListQuery = t.Object({

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
+import { errors } from '../../http/openapi'
 import type { LocalePlugin } from '../../http/locale'
 import { IdParams } from '../../http/models'
 import {
@@ -17,8 +18,15 @@ import {
 } from './model'
 import type { SalariesService } from './service'
 
-const admin = (summary: string) => ({ tags: ['Salaries'], summary })
-const mine = (summary: string) => ({ tags: ['My salaries'], summary })
+const admin = (summary: string, extra: object = {}) => ({ tags: ['Salaries'], summary, ...extra })
+const mine = (summary: string, extra: object = {}) => ({
+  tags: ['My salaries'],
+  summary,
+  description: 'Only your own records: the account must be linked to an employee record.',
+  ...errors({ 403: 'Your account is not linked to an employee record' }),
+  ...extra,
+})
+const AMOUNTS = 'Amounts are yuan with at most 2 decimals, from 0 to 100,000,000; totals and net are computed (a sent `net_salary` must match).'
 
 /** Salary create and the lists carry `success: true` beside `code` (API §1). */
 const withSuccess = <T>(envelope: { code: number; message: string; data: T; timestamp: string }) => ({ success: true, ...envelope })
@@ -34,7 +42,13 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
         permission: 'salaries:create',
         body: CreateSalaryBody,
         response: { 201: SuccessEnvelope(Salary) },
-        detail: admin('Create a monthly salary record (amounts in yuan, stored exactly in fen)'),
+        detail: admin('Create a monthly salary record (amounts in yuan, stored exactly in fen)', {
+          description: AMOUNTS,
+          ...errors({
+            400: 'an unknown employee, a wrong net_salary, a negative net, or a payment_date for an unpaid record',
+            409: 'The employee already has a record for this month',
+          }),
+        }),
       },
     )
     .get('', async ({ query, locale }) => withSuccess(reply.ok(await salaries.adminList(query, locale))), {
@@ -56,14 +70,17 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
         permission: 'salaries:update',
         body: BatchStatusBody,
         response: Envelope(t.Null()),
-        detail: admin('Set the status of many records at once (all or none)'),
+        detail: admin('Set the status of many records at once (all or none)', {
+          description: 'Status "1" (paid) sets the payment date to today; "0" clears it.',
+          ...errors({ 400: 'unknown record ids (nothing was changed)' }),
+        }),
       },
     )
     .get('/:id', async ({ params, locale }) => reply.ok(await salaries.get(params.id, locale)), {
       permission: 'salaries:read',
       params: IdParams,
       response: Envelope(Salary),
-      detail: admin('Read a salary record'),
+      detail: admin('Read a salary record', errors({ 404: 'No such salary record' })),
     })
     .put(
       '/:id',
@@ -73,7 +90,14 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
         params: IdParams,
         body: UpdateSalaryBody,
         response: Envelope(Salary),
-        detail: admin('Update a salary record; totals and net are recomputed; a paid record’s amounts are locked'),
+        detail: admin('Update a salary record; totals and net are recomputed; a paid record’s amounts are locked', {
+          description: `${AMOUNTS} Set status "0" first to change a paid record’s amounts.`,
+          ...errors({
+            400: 'a wrong net_salary, a negative net, or a payment_date for an unpaid record',
+            404: 'No such salary record',
+            409: 'The record is paid: its amounts are locked',
+          }),
+        }),
       },
     )
     .delete(
@@ -83,7 +107,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
         permission: 'salaries:delete',
         params: IdParams,
         response: Envelope(t.Null()),
-        detail: admin('Delete a salary record'),
+        detail: admin('Delete a salary record', errors({ 404: 'No such salary record' })),
       },
     )
 
@@ -101,5 +125,7 @@ export const salariesEmployeeController = (guard: AuthGuard, locale: LocalePlugi
       permission: 'salaries:read_own',
       params: MonthParams,
       response: Envelope(Salary),
-      detail: mine('Your salary record for a month'),
+      detail: mine('Your salary record for a month', {
+        ...errors({ 403: 'Your account is not linked to an employee record', 404: 'You have no salary record for that month' }),
+      }),
     })

@@ -30,7 +30,7 @@ const amounts = Object.fromEntries([...INCOME_ITEMS, ...DEDUCTION_ITEMS].map((it
   typeof OptionalYuan
 >
 
-export const CreateSalaryBody = t.Object({
+const salaryFields = {
   employee_id: Id,
   month: Month('month'),
   status: t.Optional(SalaryStatus()),
@@ -39,10 +39,28 @@ export const CreateSalaryBody = t.Object({
   ...amounts,
   net_salary: t.Optional(t.Number({ description: 'when sent, must equal the computed net (yuan)' })),
   remarks: t.Optional(t.String({ maxLength: 1000 })),
+}
+
+export const CreateSalaryBody = t.Object(salaryFields, {
+  examples: [
+    {
+      employee_id: 1,
+      month: '2024-03',
+      basic_salary: 12000,
+      performance_pay: 1500.5,
+      allowance: 300,
+      personal_insurance: 1260,
+      personal_tax: 345.15,
+      housing_fund: 840,
+      remarks: 'March 2024',
+    },
+  ],
 })
 export type CreateSalaryInput = typeof CreateSalaryBody.static
 
-export const UpdateSalaryBody = t.Partial(t.Omit(CreateSalaryBody, ['employee_id', 'month']))
+export const UpdateSalaryBody = t.Partial(t.Omit(t.Object(salaryFields), ['employee_id', 'month']), {
+  examples: [{ bonus: 2000, remarks: 'March 2024, with the quarterly bonus' }],
+})
 export type UpdateSalaryInput = typeof UpdateSalaryBody.static
 
 const YuanOut = t.Number()
@@ -84,10 +102,13 @@ export const SalaryListQuery = t.Object({
 })
 export type SalaryListQuery = typeof SalaryListQuery.static
 
-export const BatchStatusBody = t.Object({
-  ids: t.Array(Id, { minItems: 1, maxItems: 1000, description: 'salary ids, 1 to 1000' }),
-  status: SalaryStatus(),
-})
+export const BatchStatusBody = t.Object(
+  {
+    ids: t.Array(Id, { minItems: 1, maxItems: 1000, description: 'salary ids, 1 to 1000' }),
+    status: SalaryStatus(),
+  },
+  { examples: [{ ids: [1], status: '1' }] },
+)
 
 export const StatsQuery = t.Object({
   month: t.Optional(t.Union([t.Literal(''), Month('month')], { error: 'month must be a month written YYYY-MM, or empty for all months' })),

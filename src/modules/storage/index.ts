@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { authenticate, type AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import { streamedMultipart } from '../../http/json-body'
+import { binaryResponses, errors, type ErrorNotes } from '../../http/openapi'
 import type { TokenService } from '../auth/tokens'
 import type { AccessResolver } from '../rbac/access'
 import {
@@ -24,8 +25,18 @@ import type { StorageService } from './service'
 
 const PREFIX = '/api/v1/storage'
 
-const detail = (summary: string, extra: Record<string, unknown> = {}) => ({ tags: ['Files'], summary, ...extra })
+/** Every file route answers 503 while the store does not (`ensureAvailable`). */
+const detail = (summary: string, description: string, notes: ErrorNotes = {}, extra: Record<string, unknown> = {}) => ({
+  tags: ['Files'],
+  summary,
+  description,
+  ...errors({ 503: 'The file store does not answer', ...notes }),
+  ...extra,
+})
 
+const NOT_VISIBLE = 'No such file, or one you may not see (another account’s private file)'
+
+/** The upload form; the examples keep a file private unless the sender says otherwise. */
 const multipartDoc = (field: string, many: boolean) => ({
   requestBody: {
     content: {
@@ -34,15 +45,34 @@ const multipartDoc = (field: string, many: boolean) => ({
           type: 'object',
           required: [field],
           properties: {
-            [field]: many ? { type: 'array', items: { type: 'string', format: 'binary' } } : { type: 'string', format: 'binary' },
-            folder: { type: 'string', description: 'e.g. contracts/2024' },
-            description: { type: 'string' },
-            is_public: { type: 'boolean' },
+            [field]: many
+              ? { type: 'array', items: { type: 'string', format: 'binary' }, maxItems: 20, description: '1 to 20 files' }
+              : { type: 'string', format: 'binary' },
+            folder: {
+              type: 'string',
+              maxLength: 255,
+              description: 'names of letters, digits, spaces, ".", "_" or "-" joined by "/"; none when left out',
+              examples: ['contracts/2024'],
+            },
+            description: { type: 'string', maxLength: 500, examples: ['Signed employment contract'] },
+            is_public: {
+              type: 'boolean',
+              default: false,
+              description: 'true: anyone signed in may read it, and its content needs no token',
+              examples: [false],
+            },
           },
         },
       },
     },
   },
+})
+
+const UPLOAD_ERRORS = (what: string): ErrorNotes => ({
+  400: `the form is not multipart/form-data, has no ${what}, or its folder, description or is_public is invalid`,
+  413: 'A file is larger than MAX_FILE_SIZE (nothing is kept)',
+  415: 'The content’s type is not allowed, or the name’s extension disagrees with it',
+  507: 'The account’s files and this one would pass UPLOAD_QUOTA; the message says how much is used',
 })
 
 export const storageController = (
@@ -76,7 +106,17 @@ export const storageController = (
   const contentHook = (summary: string) => ({
     params: ContentParams,
     query: ContentQuery,
-    detail: detail(summary, { security: [{ bearer: [] }, {}] }),
+    detail: detail(
+      summary,
+      'With `expires` and `signature` (from POST /presigned-url) no token is needed; a public file needs none either. `Range: bytes=a-b` asks for part of it; `If-None-Match` with the ETag answers 304.',
+      {
+        400: 'the id is not a UUID, or expires is not a whole number',
+        401: 'The file is not public, and neither a token nor a signed link was sent',
+        403: 'The signed link is invalid or has expired',
+        404: NOT_VISIBLE,
+      },
+      { security: [{ bearer: [] }, {}], responses: binaryResponses() },
+    ),
   })
 
   return new Elysia({ name: 'storage', prefix: PREFIX })
@@ -86,25 +126,38 @@ export const storageController = (
       auth: true,
       parse: streamedMultipart(`${PREFIX}/upload`),
       response: { 201: Envelope(FileDetail) },
-      detail: detail('Upload one file (multipart field "file"), streamed to storage', multipartDoc('file', false)),
+      detail: detail(
+        'Upload one file (multipart field "file"), streamed to storage',
+        'The type is read from the content’s first bytes. The file is private unless `is_public` is true.',
+        UPLOAD_ERRORS('field "file"'),
+        multipartDoc('file', false),
+      ),
     })
     .post('/batch-upload', async ({ request, actor }) => reply.ok(await storage.batchUpload(request, actor), 'Files processed'), {
       auth: true,
       parse: streamedMultipart(`${PREFIX}/batch-upload`),
       response: Envelope(BatchUploadResult),
-      detail: detail('Upload up to 20 files (multipart field "files"); each succeeds or fails on its own', multipartDoc('files', true)),
+      detail: detail(
+        'Upload up to 20 files (multipart field "files"); each succeeds or fails on its own',
+        'A file that is too large, of a type not allowed or over the quota is a failed item with its error; the others are kept.',
+        { 400: 'the form is not multipart/form-data, has no files or more than 20, or its folder, description or is_public is invalid' },
+        multipartDoc('files', true),
+      ),
     })
     .get('/file-info', async ({ query, principal }) => reply.ok(await storage.info(query.file_id, principal)), {
       auth: true,
       query: FileInfoQuery,
       response: Envelope(FileDetail),
-      detail: detail('One file in full'),
+      detail: detail('One file in full', 'With a signed download URL valid for an hour.', { 404: NOT_VISIBLE }),
     })
     .get('/files', async ({ query, principal }) => reply.ok(await storage.list(query, principal)), {
       auth: true,
       query: FileListQuery,
       response: Envelope(FileList),
-      detail: detail('Your files and public ones (files:manage: all), with a summary'),
+      detail: detail(
+        'Your files and public ones (files:manage: all), with a summary',
+        'The summary counts the files the filters select, on every page.',
+      ),
     })
     .delete(
       '/delete',
@@ -113,7 +166,10 @@ export const storageController = (
         auth: true,
         body: DeleteBody,
         response: Envelope(DeleteResult),
-        detail: detail('Delete a file: its bytes and its metadata'),
+        detail: detail('Delete a file: its bytes and its metadata', 'Frees its bytes from the uploader’s quota.', {
+          403: 'Only the uploader or a holder of files:manage may delete it',
+          404: NOT_VISIBLE,
+        }),
       },
     )
     .delete(
@@ -123,19 +179,29 @@ export const storageController = (
         auth: true,
         body: BatchDeleteBody,
         response: Envelope(BatchDeleteResult),
-        detail: detail('Delete up to 100 files; each succeeds or fails on its own'),
+        detail: detail(
+          'Delete up to 100 files; each succeeds or fails on its own',
+          'A file that does not exist or that you may not delete is a failed item with its error.',
+        ),
       },
     )
     .post('/presigned-url', async ({ body, principal }) => reply.ok(await storage.presign(body.file_id, body.expires_in, principal)), {
       auth: true,
       body: PresignBody,
       response: Envelope(PresignResult),
-      detail: detail('A signed download URL valid for expires_in seconds (1 to 604800, default 3600)'),
+      detail: detail(
+        'A signed download URL valid for expires_in seconds (1 to 604800, default 3600)',
+        'The URL works without a token until it expires: on local disk a link to GET /files/{id}/content, on S3 a presigned URL.',
+        { 403: 'Only the uploader or a holder of files:manage may sign it', 404: NOT_VISIBLE },
+      ),
     })
     .get('/config', () => reply.ok(storage.config()), {
       auth: true,
       response: Envelope(StorageConfigResult),
-      detail: detail('Upload limits, allowed types and what the running store supports'),
+      detail: detail(
+        'Upload limits, allowed types and what the running store supports',
+        'MAX_FILE_SIZE and UPLOAD_QUOTA as set, and the types uploads may have.',
+      ),
     })
     .get(
       '/files/:id/content',

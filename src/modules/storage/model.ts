@@ -76,12 +76,13 @@ export const FileList = t.Object({
   summary: t.Object({ total_files: t.Integer(), total_size: t.Integer(), total_size_formatted: t.String() }),
 })
 
-export const DeleteBody = t.Object({ file_id: FileId })
+export const DeleteBody = t.Object({ file_id: FileId }, { examples: [{ file_id: '0b6f2a52-8c1e-4f3a-9d57-2f4e8b1c6a90' }] })
 export const DeleteResult = t.Object({ deleted: t.Boolean(), file_id: t.String() })
 
-export const BatchDeleteBody = t.Object({
-  file_ids: t.Array(t.String({ maxLength: 64 }), { minItems: 1, maxItems: 100, description: '1 to 100 file ids' }),
-})
+export const BatchDeleteBody = t.Object(
+  { file_ids: t.Array(t.String({ maxLength: 64 }), { minItems: 1, maxItems: 100, description: '1 to 100 file ids' }) },
+  { examples: [{ file_ids: ['0b6f2a52-8c1e-4f3a-9d57-2f4e8b1c6a90', '5d1c9e07-3a42-4b8e-a6f1-7c2d0e9b4f13'] }] },
+)
 export const BatchDeleteResult = t.Object({
   total: t.Integer(),
   success: t.Integer(),
@@ -90,10 +91,13 @@ export const BatchDeleteResult = t.Object({
 })
 export type BatchDeleteResult = typeof BatchDeleteResult.static
 
-export const PresignBody = t.Object({
-  file_id: FileId,
-  expires_in: t.Optional(Int({ minimum: 1, maximum: 604800, default: 3600, error: 'must be a whole number of seconds from 1 to 604800' })),
-})
+export const PresignBody = t.Object(
+  {
+    file_id: FileId,
+    expires_in: t.Optional(Int({ minimum: 1, maximum: 604800, default: 3600, error: 'must be a whole number of seconds from 1 to 604800' })),
+  },
+  { examples: [{ file_id: '0b6f2a52-8c1e-4f3a-9d57-2f4e8b1c6a90', expires_in: 3600 }] },
+)
 export const PresignResult = t.Object({ presigned_url: t.String(), expires_at: Timestamp, expires_in: t.Integer() })
 
 export const StorageConfigResult = t.Object({

@@ -2,11 +2,13 @@ import { Elysia, t } from 'elysia'
 import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import { IdParams } from '../../http/models'
+import { errors } from '../../http/openapi'
 import { P1 } from '../../http/pagination'
 import { CreateUserBody, SetPasswordBody, UpdateUserBody, User, UserListQuery } from './model'
 import type { UsersService } from './service'
 
-const detail = (summary: string) => ({ tags: ['Users'], summary })
+const detail = (summary: string, extra: object = {}) => ({ tags: ['Users'], summary, ...extra })
+const PEOPLE_RULE = 'The account holds permissions your roles do not grant, or it is your own (use /api/v1/auth/me)'
 
 export const usersController = (guard: AuthGuard, reply: Replier, users: UsersService) =>
   new Elysia({ name: 'users', prefix: '/api/v1/admin/users' })
@@ -15,7 +17,14 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
       permission: 'users:create',
       body: CreateUserBody,
       response: { 201: Envelope(User) },
-      detail: detail('Create a user'),
+      detail: detail(
+        'Create a user',
+        errors({
+          400: 'an unknown role name',
+          403: 'The roles given grant permissions your own roles do not',
+          409: 'The username is taken (usernames are unique ignoring case)',
+        }),
+      ),
     })
     .get('', async ({ query }) => reply.ok(await users.list(query)), {
       permission: 'users:read',
@@ -34,13 +43,23 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
       params: IdParams,
       body: UpdateUserBody,
       response: Envelope(User),
-      detail: detail('Update a user; `roles` replaces the roles held'),
+      detail: detail(
+        'Update a user; `roles` replaces the roles held',
+        {
+          description: 'Fields left out stay as they are.',
+          ...errors({
+            400: 'an unknown role name',
+            403: PEOPLE_RULE,
+            409: 'The username is taken, or the change would leave no enabled administrator',
+          }),
+        },
+      ),
     })
     .delete('/:id', async ({ params, actor, principal }) => reply.ok(await users.remove(params.id, actor, principal).then(() => null), 'User deleted'), {
       permission: 'users:delete',
       params: IdParams,
       response: Envelope(t.Null()),
-      detail: detail('Delete a user'),
+      detail: detail('Delete a user', errors({ 403: PEOPLE_RULE, 409: 'The user is the last enabled administrator' })),
     })
     .put(
       '/:id/password',
@@ -54,6 +73,9 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
         params: IdParams,
         body: SetPasswordBody,
         response: Envelope(t.Null()),
-        detail: detail("Set a user's password"),
+        detail: detail("Set a user's password", {
+          description: 'The user is signed out everywhere.',
+          ...errors({ 403: PEOPLE_RULE }),
+        }),
       },
     )

@@ -24,7 +24,7 @@ export const User = t.Object({
 })
 export type UserResponse = typeof User.static
 
-export const CreateUserBody = t.Object({
+const userFields = {
   username: Username,
   password: Password,
   name: Text(100),
@@ -33,13 +33,19 @@ export const CreateUserBody = t.Object({
   avatar: t.Optional(t.Nullable(t.String({ maxLength: 2048 }))),
   status: t.Optional(Status()),
   roles: t.Optional(RoleNames),
+}
+
+export const CreateUserBody = t.Object(userFields, {
+  examples: [{ username: 'li.wei', password: 'first-day-password', name: 'Li Wei', email: 'li.wei@example.com', roles: ['employee'] }],
 })
 export type CreateUserInput = typeof CreateUserBody.static
 
-export const UpdateUserBody = t.Partial(t.Omit(CreateUserBody, ['password']))
+export const UpdateUserBody = t.Partial(t.Omit(t.Object(userFields), ['password']), {
+  examples: [{ name: 'Li Wei', phone: '+86 138 0013 8000', status: 1 }],
+})
 export type UpdateUserInput = typeof UpdateUserBody.static
 
-export const SetPasswordBody = t.Object({ password: Password })
+export const SetPasswordBody = t.Object({ password: Password }, { examples: [{ password: 'a-new-password-2024' }] })
 
 export const UserListQuery = t.Object({
   ...pageQuery(10),
