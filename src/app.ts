@@ -25,6 +25,8 @@ import { auditController } from './modules/audit'
 import { createAuditService } from './modules/audit/service'
 import { authController } from './modules/auth'
 import { createAuthService } from './modules/auth/service'
+import { calendarController } from './modules/calendar'
+import { createCalendarService } from './modules/calendar/service'
 import type { TokenService } from './modules/auth/tokens'
 import { companiesController } from './modules/companies'
 import { createCompaniesService } from './modules/companies/service'
@@ -103,6 +105,7 @@ export function createApp(deps: AppDeps) {
     .use(attendanceController(guard, locale, reply, attendance))
     .use(attendanceSetupController(guard, locale, reply, createAttendanceSetupService(attendanceDeps)))
     .use(attendanceAdminController(guard, locale, reply, attendance, createDayClose({ ...attendanceDeps, logger })))
+    .use(calendarController(guard, locale, reply, createCalendarService(attendanceDeps)))
     .use(salariesAdminController(guard, locale, reply, salaries))
     .use(salariesEmployeeController(guard, locale, reply, salaries))
     .use(

@@ -341,6 +341,7 @@ describe('fixed cases the oracle found', () => {
       early_days: 0,
       absent_days: 1,
       exception_days: 0,
+      holiday_days: 0,
       total_work_hours: 40.85,
       avg_work_hours: 8.17,
       total_late_minutes: 0,

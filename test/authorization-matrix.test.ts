@@ -354,6 +354,8 @@ function traces(body: unknown, who: Person, sent: string[] = []): string[] {
       if (EMPLOYEE_OBJECTS.has(key) && object.id === who.employeeId) found.add(`${key}: employee ${object.id}`)
       if (USER_OBJECTS.has(key) && object.id === who.userId) found.add(`${key}: user ${object.id}`)
       if ('work_date' in object && who.recordIds.includes(object.id as number)) found.add(`${key}: record ${object.id}`)
+      // the month calendar's days name their record without its date (CONTRACT §8)
+      if (key === 'record' && who.recordIds.includes(object.id as number)) found.add(`${key}: record ${object.id}`)
       if ('net_salary' in object && 'month' in object && who.salaryIds.includes(object.id as number))
         found.add(`${key}: salary ${object.id}`)
     }

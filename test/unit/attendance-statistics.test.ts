@@ -74,6 +74,7 @@ const EMPTY = {
   attendance_rate: 0,
   late_days_allowed: 0,
   late_days_over_allowance: 0,
+  holiday_days: 0,
 }
 
 const MARCH_4_TO_10 = { start: '2024-03-04', end: '2024-03-10' }
@@ -125,6 +126,7 @@ describe('statistics from per-month, per-weekday totals', () => {
       // February weekdays 1 of 3, March Saturdays 1 of 1, March weekdays 1 of 1
       late_days_allowed: 3,
       late_days_over_allowance: 2,
+      holiday_days: 0,
     })
   })
 

@@ -30,6 +30,9 @@ export function callerContext({ db, defaultZone, ruleCache }: { db: Db; defaultZ
   }
 }
 
+/** The company whose work calendar applies to the caller: their group's (null outside a group). */
+export const companyOf = (context: CallerContext): number | null => context.group?.group.companyId ?? null
+
 /** Today's work date for the caller: the date a clock-in now would get (the local date, or the overnight shift still running). */
 export function todayWorkDate(context: CallerContext, now: Date): string {
   return shiftNow(context.rules, context.zone, now)?.workDate ?? localDate(now, context.zone)

@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock'
 import { addDays, instantAt, localDate } from '../../lib/local-time'
 import type { Logger } from '../../lib/logger'
 import { recordAudit, type Actor } from '../audit/recorder'
+import { kindOnIn } from '../calendar/repository'
 import type { CloseDayResponse } from './model'
 import { closesAt, isWorkDay, shiftFor, shiftOf } from './policy'
 import * as repo from './repository'
@@ -40,9 +41,10 @@ export interface DayCloseDeps {
 
 /**
  * Day close: once a work day has closed in a group's zone, members with no record get an
- * absent record (on the rule's work days); records with a clock-in and no clock-out
- * become exceptions once their own shift has closed. The unique (employee, work date)
- * index makes it idempotent; a lease row lets one instance at a time run the scheduled job.
+ * absent record (on work days: the rule's, as its company's calendar corrects them); records
+ * with a clock-in and no clock-out become exceptions once their own shift has closed. The
+ * unique (employee, work date) index makes it idempotent; a lease row lets one instance at a
+ * time run the scheduled job.
  */
 export function createDayClose({ database, clock, defaultZone, logger }: DayCloseDeps) {
   const holder = randomUUID()
@@ -57,14 +59,16 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
     // a day that has not begun in the group's zone has not ended either (and 9999-12-31 has no day after it to compute)
     if (date > localDate(now, zone) || dayClosesAt(rules, date, zone) > now) return result
     const rule = ruleFor(rules, date)
-    if (rule && isWorkDay(policyOf(rule), date)) {
+    // the company calendar decides with the rule: no absences on a holiday, absences on a make-up workday
+    const kind = rule ? await kindOnIn(tx, detail.group.companyId, date) : null
+    if (rule && isWorkDay(policyOf(rule), date, kind)) {
       const absent = await repo.membersWithoutRecord(tx, detail.group.id, date)
       result.absent_records = await repo.insertAbsences(tx, absent, {
         ruleId: rule.id,
         groupId: detail.group.id,
         workDate: date,
         timezone: zone,
-        ...shiftColumns(shiftFor(policyOf(rule), zone, date)),
+        ...shiftColumns(shiftFor(policyOf(rule), zone, date, kind)),
         createdAt: now,
         updatedAt: now,
       })

@@ -107,6 +107,7 @@ export const Statistics = t.Object({
   early_days: t.Integer(),
   absent_days: t.Integer(),
   exception_days: t.Integer(),
+  holiday_days: t.Integer({ description: 'dates of the range the company marks as holidays (extension, CONTRACT §8)' }),
   total_work_hours: t.Number(),
   avg_work_hours: t.Number(),
   total_late_minutes: t.Integer(),

@@ -1,4 +1,5 @@
 import { addDays, instantAt, localDate, localMinuteOfDay, parseHHMM, weekday } from '../../lib/local-time'
+import { isWorkDate, type DayKind } from '../calendar/work-days'
 
 export interface PolicyRule {
   workStart: string
@@ -73,8 +74,9 @@ export function isOvernight(rule: PolicyRule): boolean {
   return minutesOf(rule.workEnd) < minutesOf(rule.workStart)
 }
 
-export function isWorkDay(rule: PolicyRule, workDate: string): boolean {
-  return rule.workDays.includes(weekday(workDate))
+/** A work day under the rule and the company calendar's mark on the date (`kind`; null: unmarked), by the calendar's one rule. */
+export function isWorkDay(rule: PolicyRule, workDate: string, kind: DayKind | null = null): boolean {
+  return isWorkDate(rule.workDays, workDate, kind)
 }
 
 /** Among enabled rules (lowest id first): the first whose work days hold the ISO weekday, else the first. */
@@ -132,8 +134,11 @@ function breakOf(rule: PolicyRule, zone: string, workDate: string): { start: Dat
   return { start: instantAt(startDate, rule.breakStart, zone), end: instantAt(endDate, rule.breakEnd, zone) }
 }
 
-/** The shift of a work date under a rule, as a record opened on it keeps it. */
-export function shiftFor(rule: PolicyRule, zone: string, workDate: string): Shift {
+/**
+ * The shift of a work date under a rule, as a record opened on it keeps it; `kind` is how
+ * the company calendar marks the date (a holiday is a day off, a make-up workday a work day).
+ */
+export function shiftFor(rule: PolicyRule, zone: string, workDate: string, kind: DayKind | null = null): Shift {
   const { start, end } = shiftOf(rule, zone, workDate)
   const pause = breakOf(rule, zone, workDate)
   return {
@@ -146,7 +151,7 @@ export function shiftFor(rule: PolicyRule, zone: string, workDate: string): Shif
     earlyGrace: rule.earlyGrace,
     requiredWorkHours: rule.requiredWorkHours,
     flexible: rule.flexible,
-    workDay: isWorkDay(rule, workDate),
+    workDay: isWorkDay(rule, workDate, kind),
   }
 }
 

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, is, isNotNull, isNull, lt, lte, or, sql, SQL } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
 import { preparedQuery } from '../../db/prepared'
-import { attendanceAttempts, attendanceGroupMembers, attendanceRecords, employees, OPEN_RECORD } from '../../db/schema'
+import { attendanceAttempts, attendanceGroupMembers, attendanceRecords, calendarDays, employees, OPEN_RECORD } from '../../db/schema'
+import type { DayKind } from '../calendar/work-days'
 import type { PageWindow } from '../../http/pagination'
 
 export type RecordRow = typeof attendanceRecords.$inferSelect
@@ -229,12 +230,16 @@ export interface DayTotals {
   earlyMinutes: number
   /** records dated from `since` to before `today` */
   pastRecords: number
+  /** how the company calendar marks these records' dates (null or left out: unmarked) */
+  kind?: DayKind | null
 }
 
 /**
- * One employee's totals per month and weekday over [start, end], by SQL aggregates over
- * the (employee_id, work_date) index; never loads the records. The weekday tells which
- * rule applies on the records' dates.
+ * One employee's totals per month, weekday and calendar mark over [start, end], by SQL
+ * aggregates over the (employee_id, work_date) index; never loads the records. The weekday
+ * tells which rule applies on the records' dates; the mark of the company `companyId`
+ * (the employee's group's, null for none; one lookup per record in its (company, date)
+ * index) whether they are work days.
  */
 export async function dayTotals(
   db: Queryable,
@@ -243,6 +248,7 @@ export async function dayTotals(
   end: string,
   since: string,
   today: string,
+  companyId: number | null = null,
 ): Promise<DayTotals[]> {
   const month = sql<string>`substr(${attendanceRecords.workDate}, 1, 7)`
   const weekday = sql<number>`((CAST(strftime('%w', ${attendanceRecords.workDate}) AS INTEGER) + 6) % 7 + 1)`
@@ -261,10 +267,12 @@ export async function dayTotals(
       lateMinutes: sql<number>`coalesce(sum(${attendanceRecords.lateMinutes}), 0)`,
       earlyMinutes: sql<number>`coalesce(sum(${attendanceRecords.earlyMinutes}), 0)`,
       pastRecords: sql<number>`coalesce(sum(${attendanceRecords.workDate} >= ${since} AND ${attendanceRecords.workDate} < ${today}), 0)`,
+      kind: calendarDays.kind,
     })
     .from(attendanceRecords)
+    .leftJoin(calendarDays, and(eq(calendarDays.companyId, companyId ?? 0), eq(calendarDays.date, attendanceRecords.workDate)))
     .where(and(eq(attendanceRecords.employeeId, employeeId), gte(attendanceRecords.workDate, start), lte(attendanceRecords.workDate, end)))
-    .groupBy(month, weekday)
+    .groupBy(month, weekday, calendarDays.kind)
 }
 
 /**

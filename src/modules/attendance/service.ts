@@ -14,7 +14,6 @@ import type {
   ClockInput,
   OwnRecordQuery,
   StatisticsQuery,
-  StatisticsResponse,
   SummaryResponse,
 } from './model'
 import { closesAt, judgeClockIn, judgeClockOut, ruleOfWeekday, shiftFor } from './policy'
@@ -30,12 +29,13 @@ import {
   toAttemptResponse,
   toRecordResponse,
 } from './records'
-import { callerContext, requireActive, requireShift, todayWorkDate, type CallerContext } from './caller'
+import { callerContext, companyOf, requireActive, requireShift, todayWorkDate, type CallerContext } from './caller'
 import * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import * as setup from './setup-repository'
 import { toRuleResponse } from './setup-shapes'
-import { computeStatistics, type DayRule } from './statistics'
+import { computeStatistics, type DayRule, type StatisticsResult } from './statistics'
+import { calendarBetween, kindOn } from '../calendar/repository'
 
 type Kind = 'clock_in' | 'clock_out'
 
@@ -102,13 +102,17 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     )
   }
 
-  const statisticsOf = async (context: CallerContext, start: string, end: string): Promise<StatisticsResponse> => {
-    // dates before the one a clock-in now gets are past: those of the rule's work days with no record were missed
+  const statisticsOf = async (context: CallerContext, start: string, end: string): Promise<StatisticsResult> => {
+    // dates before the one a clock-in now gets are past: those of the work days with no record were missed
     const today = todayWorkDate(context, clock.now())
     // days before the employee was hired cannot be missed
     const since = context.hireDate && context.hireDate > start ? context.hireDate : start
-    const totals = await repo.dayTotals(db, context.employeeId, start, end, since, today)
-    return computeStatistics({ start, end, today, since, weekdays: weekdayRules(context.rules), totals })
+    const company = companyOf(context)
+    const [totals, calendar] = await Promise.all([
+      repo.dayTotals(db, context.employeeId, start, end, since, today, company),
+      calendarBetween(db, company, start, end),
+    ])
+    return computeStatistics({ start, end, today, since, weekdays: weekdayRules(context.rules), totals, calendar })
   }
 
   /** The record with its employee and rule; the rule comes from the caller's context when it is one of theirs. */
@@ -127,7 +131,8 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       requireActive(context)
       const { rule, workDate } = requireShift(context, now)
       await checkPosition(context, rule, input, 'clock_in', now)
-      const shift = shiftFor(policyOf(rule), context.zone, workDate)
+      // a holiday of the group's company is a day off; a make-up workday is a work day
+      const shift = shiftFor(policyOf(rule), context.zone, workDate, await kindOn(db, companyOf(context), workDate))
       const outcome = judgeClockIn(shift, now)
       const record = await onConstraint(
         () =>
@@ -239,7 +244,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       return listRecords({ ...query, employee_id: context.employeeId }, locale)
     },
 
-    async statistics(principal: Principal, query: StatisticsQuery): Promise<StatisticsResponse> {
+    async statistics(principal: Principal, query: StatisticsQuery): Promise<StatisticsResult> {
       checkRange(query.start_date, query.end_date)
       return statisticsOf(await contextOf(principal), query.start_date, query.end_date)
     },

@@ -1,4 +1,5 @@
 import { addDays, daysBetween, weekday } from '../../lib/local-time'
+import { NO_CALENDAR, workDayBy, type CompanyCalendar } from '../calendar/work-days'
 import type { StatisticsResponse } from './model'
 import type { DayTotals } from './repository'
 
@@ -39,20 +40,35 @@ export interface StatisticsInput {
   /** the rule of each ISO weekday, indexed 1–7 */
   weekdays: readonly DayRule[]
   totals: DayTotals[]
+  /** the company calendar's marked dates over at least [start, end] */
+  calendar?: CompanyCalendar
 }
+
+/** CONTRACT §8 extension: `holiday_days`, the dates of the range the company marks as holidays. */
+export type StatisticsResult = StatisticsResponse & { holiday_days: number }
 
 /**
  * The statistics object of CONTRACT §4 from per-month, per-weekday SQL totals. Each date
  * is judged by the rule that applies on it: whether it is a work day, and, per month and
  * rule, how many late days that rule allows.
  */
-export function computeStatistics({ start, end, today, since, weekdays, totals }: StatisticsInput): StatisticsResponse {
+export function computeStatistics({ start, end, today, since, weekdays, totals, calendar = NO_CALENDAR }: StatisticsInput): StatisticsResult {
   const sum = (pick: (day: DayTotals) => number, rows = totals) => rows.reduce((acc, day) => acc + Number(pick(day)), 0)
   const isWorkDay = (day: number) => weekdays[day].workDay
-  const workDayCount = countDays(start, end, isWorkDay)
+  // the calendar's marks count only where a rule applies: with no enabled rule no date is a work day
+  const isWorkDate = (day: number, kind: DayTotals['kind']) => weekdays[day].rule !== null && workDayBy(isWorkDay(day), kind ?? null)
+  /** Work days of [from, to]: by weekday, then corrected on the dates the calendar marks. */
+  const workDaysOf = (from: string, to: string) => {
+    let total = countDays(from, to, isWorkDay)
+    for (const [date, { kind }] of calendar)
+      if (date >= from && date <= to) total += Number(isWorkDate(weekday(date), kind)) - Number(isWorkDay(weekday(date)))
+    return total
+  }
+  const workDayCount = workDaysOf(start, end)
   const lastPast = addDays(today, -1) < end ? addDays(today, -1) : end
-  const pastWorkDays = countDays(since, lastPast, isWorkDay)
-  const pastWorkDayRecords = sum((d) => d.pastRecords, totals.filter((d) => isWorkDay(d.weekday)))
+  const pastWorkDays = workDaysOf(since, lastPast)
+  const pastWorkDayRecords = sum((d) => d.pastRecords, totals.filter((d) => isWorkDate(d.weekday, d.kind)))
+  const holidayDays = [...calendar].filter(([date, { kind }]) => kind === 'holiday' && date >= start && date <= end).length
   const attendanceDays = sum((d) => d.attendanceDays)
   const workHundredths = sum((d) => d.workHundredths)
   const lateDays = sum((d) => d.lateDays)
@@ -82,5 +98,6 @@ export function computeStatistics({ start, end, today, since, weekdays, totals }
     attendance_rate: workDayCount === 0 ? 0 : round2((attendanceDays / workDayCount) * 100),
     late_days_allowed: allowed,
     late_days_over_allowance: lateDays - allowed,
+    holiday_days: holidayDays,
   }
 }

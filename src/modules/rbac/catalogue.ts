@@ -40,6 +40,12 @@ export const PERMISSION_CATALOGUE = [
   { name: 'attendance_groups:create', displayName: 'Create attendance groups', description: 'Create attendance groups' },
   { name: 'attendance_groups:update', displayName: 'Update attendance groups', description: 'Edit attendance groups and their members' },
   { name: 'attendance_groups:delete', displayName: 'Delete attendance groups', description: 'Delete attendance groups with their rules' },
+  { name: 'calendar:read', displayName: 'Read work calendars', description: 'List companies’ holidays and make-up workdays' },
+  {
+    name: 'calendar:update',
+    displayName: 'Change work calendars',
+    description: 'Mark, import and unmark companies’ holidays and make-up workdays (which removes past absences on new holidays)',
+  },
   { name: 'files:manage', displayName: 'Manage every file', description: 'Read, sign and delete files uploaded by anyone' },
   { name: 'salaries:read', displayName: 'Read salaries', description: 'List and read salary records and their statistics' },
   { name: 'salaries:create', displayName: 'Create salaries', description: 'Create salary records' },

@@ -1,0 +1,113 @@
+import { t } from 'elysia'
+import { DateString, PositiveInt, Text, Timestamp } from '../../http/models'
+
+/** The most days one import may carry: a year of every date, with room to spare. */
+export const MAX_IMPORT_DAYS = 400
+
+const DayDate = (field: string) => t.String({ ...DateString, examples: ['2024-10-01'], error: `${field} must be a date written YYYY-MM-DD` })
+
+/** A literal union (not t.UnionEnum, which Elysia 1.4 gives its first value as a default). */
+const Kind = t.Union([t.Literal('holiday'), t.Literal('workday')], {
+  description: '`holiday`: a day off (e.g. a public holiday); `workday`: a working day on a weekly day off (e.g. a make-up day)',
+  error: 'must be "holiday" or "workday"',
+})
+
+export const CalendarDay = t.Object({
+  company_id: t.Integer(),
+  date: t.String({ description: 'YYYY-MM-DD, a local date (never an instant)' }),
+  kind: t.Union([t.Literal('holiday'), t.Literal('workday')]),
+  name: t.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type CalendarDayResponse = typeof CalendarDay.static
+
+export const CalendarYear = t.Object({ days: t.Array(CalendarDay, { description: 'sorted by date' }) })
+export type CalendarYearResponse = typeof CalendarYear.static
+
+export const CalendarYearQuery = t.Object({
+  year: t.Optional(
+    t.Integer({
+      minimum: 1,
+      maximum: 9999,
+      description: 'the year to list; left out: the current year in the company’s zone',
+      examples: [2024],
+      error: 'year must be a whole number from 1 to 9999',
+    }),
+  ),
+})
+export type CalendarYearQuery = typeof CalendarYearQuery.static
+
+export const CompanyParams = t.Object({ id: PositiveInt('id') })
+export const DayParams = t.Object({ id: PositiveInt('id'), date: DayDate('date') })
+
+const dayFields = { kind: Kind, name: Text(100) }
+
+export const PutDayBody = t.Object(dayFields, { examples: [{ kind: 'holiday', name: 'National Day' }] })
+export type PutDayInput = typeof PutDayBody.static
+
+export const ImportBody = t.Object(
+  {
+    days: t.Array(t.Object({ date: DayDate('date'), ...dayFields }), {
+      minItems: 1,
+      maxItems: MAX_IMPORT_DAYS,
+      description: `1 to ${MAX_IMPORT_DAYS} days, each date once; a date the company already has is replaced`,
+      error: `days must hold 1 to ${MAX_IMPORT_DAYS} days`,
+    }),
+  },
+  {
+    examples: [
+      {
+        days: [
+          { date: '2024-10-01', kind: 'holiday', name: 'National Day' },
+          { date: '2024-10-02', kind: 'holiday', name: 'National Day' },
+          { date: '2024-10-12', kind: 'workday', name: 'National Day make-up day' },
+        ],
+      },
+    ],
+  },
+)
+export type ImportInput = typeof ImportBody.static
+
+export const ImportResult = t.Object({ imported: t.Integer({ description: 'days created or replaced' }) })
+
+export const MonthQuery = t.Object({
+  month: t.Optional(
+    t.String({
+      pattern: '^\\d{4}-(0[1-9]|1[0-2])$',
+      description: 'YYYY-MM; left out: the current month in your group’s zone',
+      examples: ['2024-10'],
+      error: 'month must be a month written YYYY-MM',
+    }),
+  ),
+})
+export type MonthQuery = typeof MonthQuery.static
+
+const DayRecord = t.Object({
+  id: t.Integer(),
+  status: t.Integer({ description: '0 normal, 1 late, 2 early leave, 3 absent, 4 exception' }),
+  status_text: t.String(),
+  clock_in_time: t.Nullable(Timestamp),
+  clock_out_time: t.Nullable(Timestamp),
+  work_hours: t.Number(),
+})
+
+/** Filled by the leave module (CONTRACT §9); always null until it exists. */
+const DayLeave = t.Object({
+  request_id: t.Integer(),
+  type_name: t.String(),
+  half_day: t.Nullable(t.Union([t.Literal('am'), t.Literal('pm')])),
+})
+
+export const MonthDay = t.Object({
+  date: t.String({ description: 'YYYY-MM-DD' }),
+  weekday: t.Integer({ minimum: 1, maximum: 7, description: '1 = Monday … 7 = Sunday' }),
+  work_day: t.Boolean({ description: 'a work day under the rule that applies on it and the company calendar' }),
+  holiday_name: t.Nullable(t.String({ description: 'the name of the company’s holiday on this date' })),
+  record: t.Nullable(DayRecord),
+  leave: t.Nullable(DayLeave),
+})
+export type MonthDayResponse = typeof MonthDay.static
+
+export const MonthCalendar = t.Object({ month: t.String({ description: 'YYYY-MM' }), days: t.Array(MonthDay) })
+export type MonthCalendarResponse = typeof MonthCalendar.static
