@@ -6,6 +6,7 @@ import { prepare } from '../src/bootstrap'
 import { loadConfig, type Config } from '../src/config'
 import { fixedClock } from '../src/lib/clock'
 import { silentLogger } from '../src/lib/logger'
+import { conformanceOf, type Conformance, type Doc } from './conformance'
 
 export const ADMIN_PASSWORD = 'admin-password-1'
 export const NOW = '2024-03-15T09:30:00.000Z'
@@ -38,7 +39,7 @@ export async function startApp(options: { env?: Record<string, string>; dir?: st
   const dir = options.dir ?? tempDir()
   const clock = fixedClock(options.now ?? NOW)
   const deps = await prepare(testConfig(dir, options.env), { clock, logger: silentLogger })
-  const app = createApp(deps)
+  const app = checked(createApp(deps))
   return {
     app,
     deps,
@@ -64,6 +65,47 @@ export interface RequestOptions {
   /** sent as is, with Content-Type: application/json unless headers say otherwise */
   raw?: string
   headers?: Record<string, string>
+  /** why this request's answer cannot be checked against the document (see `checked`); leave out to check it */
+  unchecked?: string
+}
+
+const watched = new WeakSet<App>()
+const uncheckedRequests = new WeakSet<Request>()
+
+/**
+ * The hook: from now on every answer `app.handle` gives (through req(), replyOf() or a test's own
+ * call) is checked against the app's own /swagger/json (test/conformance.ts), and a mismatch makes
+ * the call throw, so the test that made the request fails. startApp() and req() apply it to every
+ * app they see. Not checked: HEAD, the routes hidden from the document (the docs page, its assets,
+ * the document itself) and `/` (a redirect to the docs page).
+ */
+export function checked<A extends App>(app: A): A {
+  if (watched.has(app)) return app
+  watched.add(app)
+  const handle = app.handle
+  const hidden = app.routes
+    .filter((route) => (route.hooks.detail as { hide?: boolean } | undefined)?.hide)
+    .map((route) => ({ method: route.method, pattern: new RegExp(`^${route.path.replace(/:\w+/g, '[^/]+')}/?$`) }))
+  const undocumented = (request: Request) => {
+    const { pathname } = new URL(request.url)
+    return request.method === 'HEAD' || pathname === '/' || hidden.some((route) => route.method === request.method && route.pattern.test(pathname))
+  }
+  let conformance: Promise<Conformance> | null = null
+  app.handle = async (request: Request) => {
+    const response = await handle(request)
+    if (uncheckedRequests.has(request) || undocumented(request)) return response
+    // the app's own document, fetched once per app; validators are compiled once per document
+    conformance ??= handle(new Request('http://localhost/swagger/json')).then(async (served) => conformanceOf((await served.json()) as Doc))
+    await (await conformance).check(request, response)
+    return response
+  }
+  return app
+}
+
+/** A request whose answer the document cannot describe (say why at the call): `app.handle` does not check it. */
+export function unchecked(request: Request): Request {
+  uncheckedRequests.add(request)
+  return request
 }
 
 export async function req(app: App, method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
@@ -74,10 +116,14 @@ export async function req(app: App, method: string, path: string, options: Reque
     headers['content-type'] ??= 'application/json'
     body = options.raw ?? JSON.stringify(options.body)
   }
-  return replyOf(await app.handle(new Request(`http://localhost${path}`, { method, headers, body })))
+  const request = new Request(`http://localhost${path}`, { method, headers, body })
+  return replyOf(await checked(app).handle(options.unchecked ? unchecked(request) : request))
 }
 
-/** A response read whole: its body parsed as JSON when it is JSON, else kept as text. */
+/**
+ * A response read whole: its body parsed as JSON when it is JSON, else kept as text. Answers of
+ * `app.handle` were checked against the document there (see `checked`).
+ */
 export async function replyOf(response: Response): Promise<Reply> {
   const text = await response.text()
   let body: unknown = text

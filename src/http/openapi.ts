@@ -169,8 +169,19 @@ function errorResponse(status: ErrorStatus, description: string): Json {
   }
 }
 
-/** The statuses an operation can answer, each with why, from its models, guard and notes. */
-export function errorStatuses(path: string, operation: Operation): Partial<Record<ErrorStatus, string>> {
+/**
+ * What a route that takes no body answers to one: the JSON parser runs for every request that
+ * can carry a body (POST, PUT, PATCH, DELETE), so a body is read (at most 1 MiB, as JSON) even there.
+ */
+const UNWANTED_BODY: Partial<Record<ErrorStatus, string>> = {
+  400: 'A body was sent that is not JSON (this endpoint takes none; any body is read as JSON)',
+  413: `A body larger than ${JSON_BODY_LIMIT / 1024 / 1024} MiB was sent (this endpoint takes none)`,
+  415: 'A multipart/form-data body was sent; this endpoint takes none',
+}
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete'])
+
+/** The statuses an operation can answer, each with why, from its method, models, guard and notes. */
+export function errorStatuses(path: string, operation: Operation, method?: string): Partial<Record<ErrorStatus, string>> {
   const notes = operation['x-errors'] ?? {}
   const result: Partial<Record<ErrorStatus, string>> = {}
   const parameters = operation.parameters ?? []
@@ -180,15 +191,17 @@ export function errorStatuses(path: string, operation: Operation): Partial<Recor
   const tokenOptional = (operation.security ?? []).some((option) => Object.keys(option).length === 0)
   const permission = operation['x-permission']
   const join = (...parts: (string | undefined)[]) => parts.filter(Boolean).join('; ')
+  const unwanted = !body && method !== undefined && BODY_METHODS.has(method) ? UNWANTED_BODY : {}
 
-  if (parameters.length > 0 || body || notes[400]) result[400] = join(parameters.length > 0 || body ? GENERIC[400] : undefined, notes[400])
+  if (parameters.length > 0 || body || notes[400] || unwanted[400])
+    result[400] = join(parameters.length > 0 || body ? GENERIC[400] : undefined, notes[400], unwanted[400])
   if ((secured && !tokenOptional) || notes[401]) result[401] = notes[401] ?? GENERIC[401]
   if (permission || notes[403])
     result[403] = join(permission ? `Your roles do not grant the permission \`${permission}\`` : undefined, notes[403])
   if (parameters.some((parameter) => parameter.in === 'path') || notes[404]) result[404] = notes[404] ?? GENERIC[404]
   if (notes[409]) result[409] = notes[409]
-  if ((body && !multipart) || notes[413]) result[413] = notes[413] ?? GENERIC[413]
-  if ((body && !multipart) || notes[415]) result[415] = notes[415] ?? GENERIC[415]
+  if ((body && !multipart) || notes[413] || unwanted[413]) result[413] = notes[413] ?? unwanted[413] ?? GENERIC[413]
+  if ((body && !multipart) || notes[415] || unwanted[415]) result[415] = notes[415] ?? unwanted[415] ?? GENERIC[415]
   for (const status of [429, 503, 507] as const) if (notes[status]) result[status] = notes[status]
   void path
   return result
@@ -229,7 +242,7 @@ function finishRequestBody(requestBody: NonNullable<Operation['requestBody']>): 
 
 const SUCCESS_TEXT: Record<string, string> = { '200': 'Success', '201': 'Created', '206': 'Part of the content', '304': 'Not modified' }
 
-function finishResponses(path: string, operation: Operation): Record<string, Json> {
+function finishResponses(path: string, method: string, operation: Operation): Record<string, Json> {
   const responses: Record<string, Json> = {}
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     const { content, description, ...rest } = response as { content?: Record<string, { schema?: Schema }>; description?: string }
@@ -240,12 +253,12 @@ function finishResponses(path: string, operation: Operation): Record<string, Jso
     }
     responses[status] = finished
   }
-  for (const [status, why] of Object.entries(errorStatuses(path, operation)))
+  for (const [status, why] of Object.entries(errorStatuses(path, operation, method)))
     if (!(status in responses)) responses[status] = errorResponse(Number(status) as ErrorStatus, why)
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)))
 }
 
-function finishOperation(path: string, operation: Operation): Operation {
+function finishOperation(path: string, method: string, operation: Operation): Operation {
   const { 'x-errors': _, parameters, requestBody, responses: __, description, ...rest } = operation
   const text = [description, accessSentence(operation)].filter(Boolean).join('\n\n')
   return {
@@ -255,7 +268,7 @@ function finishOperation(path: string, operation: Operation): Operation {
     ...(text ? { description: text } : {}),
     ...(parameters && parameters.length > 0 ? { parameters: parameters.map(finishParameter) } : {}),
     ...(requestBody ? { requestBody: finishRequestBody(requestBody) } : {}),
-    responses: finishResponses(path, operation),
+    responses: finishResponses(path, method, operation),
   }
 }
 
@@ -269,7 +282,7 @@ export function finishDocument(raw: OpenApiDocument, options: { publicUrl: strin
   for (const [path, item] of Object.entries(raw.paths)) {
     paths[path] = {}
     for (const [method, operation] of Object.entries(item))
-      paths[path][method] = METHODS.includes(method) ? finishOperation(path, operation) : operation
+      paths[path][method] = METHODS.includes(method) ? finishOperation(path, method, operation) : operation
   }
   const schemas = Object.fromEntries(Object.entries(raw.components?.schemas ?? {}).map(([name, s]) => [name, cleanSchema(s)]))
   return {

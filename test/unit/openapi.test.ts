@@ -48,6 +48,17 @@ describe('errorStatuses', () => {
     expect(Object.keys(errorStatuses(path, operation as never)).map(Number)).toEqual(statuses)
   })
 
+  test('a POST, PUT, PATCH or DELETE without a body model still reads a body: 400, 413 and 415 too', () => {
+    const operation = { security: [{ bearer: [] }], parameters: [{ in: 'path', name: 'id' }] }
+    expect(Object.keys(errorStatuses('/x/{id}', operation as never, 'delete')).map(Number)).toEqual([400, 401, 404, 413, 415])
+    expect(Object.keys(errorStatuses('/x/{id}', operation as never, 'get')).map(Number)).toEqual([400, 401, 404])
+    expect(errorStatuses('/x', {} as never, 'post')).toEqual({
+      400: 'A body was sent that is not JSON (this endpoint takes none; any body is read as JSON)',
+      413: 'A body larger than 1 MiB was sent (this endpoint takes none)',
+      415: 'A multipart/form-data body was sent; this endpoint takes none',
+    })
+  })
+
   test('a note is added to the generic text of 400 and 403, and replaces the rest', () => {
     const operation = {
       security: [{ bearer: [] }],
