@@ -35,6 +35,9 @@ import { createDepartmentsService } from './modules/departments/service'
 import { employeesController } from './modules/employees'
 import { createEmployeesService } from './modules/employees/service'
 import { healthController } from './modules/health'
+import { leaveAdminController, leaveController } from './modules/leave'
+import { createLeaveService } from './modules/leave/service'
+import { createLeaveTypesService } from './modules/leave/types'
 import type { Probe } from './modules/health/probes'
 import { permissionsController, rolesController } from './modules/rbac'
 import type { AccessResolver } from './modules/rbac/access'
@@ -71,6 +74,8 @@ export function createApp(deps: AppDeps) {
   const attendanceDeps = { database, clock, defaultZone: config.defaultTimezone, ruleCache: createRuleCache() }
   const attendance = createAttendanceService(attendanceDeps)
   const salaries = createSalariesService(attendanceDeps)
+  const leave = createLeaveService(attendanceDeps)
+  const leaveTypes = createLeaveTypesService(services)
 
   return new Elysia()
     .use(home()) // its not-found answer for `/` goes before the error handler's
@@ -105,7 +110,9 @@ export function createApp(deps: AppDeps) {
     .use(attendanceController(guard, locale, reply, attendance))
     .use(attendanceSetupController(guard, locale, reply, createAttendanceSetupService(attendanceDeps)))
     .use(attendanceAdminController(guard, locale, reply, attendance, createDayClose({ ...attendanceDeps, logger })))
-    .use(calendarController(guard, locale, reply, createCalendarService(attendanceDeps)))
+    .use(calendarController(guard, locale, reply, createCalendarService(attendanceDeps, leave.leaveOf)))
+    .use(leaveAdminController(guard, reply, leave, leaveTypes))
+    .use(leaveController(guard, reply, leave, leaveTypes))
     .use(salariesAdminController(guard, locale, reply, salaries))
     .use(salariesEmployeeController(guard, locale, reply, salaries))
     .use(

@@ -249,6 +249,7 @@ export function oracleStatistics(input: { start: string; end: string; today: str
     absent_days: absent + missing,
     exception_days: exception,
     holiday_days: 0,
+    leave_days: 0,
     total_work_hours: hundredths / 100,
     avg_work_hours: roundedRatio(hundredths, attendance),
     total_late_minutes: lateMinutes,

@@ -7,11 +7,13 @@ import { ADMIN_PASSWORD, errorBody, invalidBody, login, NOW, okBody, req, startA
 const LATER = '2024-03-15T10:30:00.000Z'
 const BOB_PASSWORD = 'bob-password-1'
 const BOB_NEW_PASSWORD = 'bob-password-2'
+const CID_PASSWORD = 'cid-password-1'
 
 let t: TestApp
 let admin: string
 let bob: string
-const secrets: string[] = [ADMIN_PASSWORD, BOB_PASSWORD, BOB_NEW_PASSWORD]
+let cid = ''
+const secrets: string[] = [ADMIN_PASSWORD, BOB_PASSWORD, BOB_NEW_PASSWORD, CID_PASSWORD]
 
 beforeAll(async () => {
   t = await startApp()
@@ -381,6 +383,101 @@ const STEPS: Step[] = [
     entry: { actorId: 1, action: 'calendar_day.delete', resource: 'calendar_day', resourceId: '2/2024-03-16' },
   },
   { method: 'DELETE', path: '/api/v1/admin/companies/2/calendar/2024-03-16', status: 404 },
+  // leave (CONTRACT §9): Cid (in group 1, under rule 1) gets an account, a balance and requests
+  {
+    method: 'POST',
+    path: '/api/v1/admin/users',
+    body: { username: 'cid', password: CID_PASSWORD, name: 'Cid', roles: ['employee'] },
+    status: 201,
+    entry: { actorId: 1, action: 'user.create', resource: 'user', resourceId: '3' },
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/admin/employees/2',
+    body: { user_id: 3 },
+    status: 200,
+    entry: { actorId: 1, action: 'employee.update', resource: 'employee', resourceId: '2' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/login',
+    body: { username: 'cid', password: CID_PASSWORD },
+    status: 200,
+    entry: { actorId: 3, action: 'auth.login', resource: 'user', resourceId: '3' },
+    keep: (data) => {
+      cid = data.access_token!
+      secrets.push(cid, data.refresh_token!)
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/leave/types',
+    body: { name: 'Annual leave', annual_days: 5 },
+    status: 201,
+    entry: { actorId: 1, action: 'leave_type.create', resource: 'leave_type', resourceId: '1' },
+  },
+  { method: 'POST', path: '/api/v1/admin/leave/types', body: { name: 'ANNUAL LEAVE' }, status: 409 },
+  {
+    method: 'PUT',
+    path: '/api/v1/admin/leave/types/1',
+    body: { annual_days: 6.5 },
+    status: 200,
+    entry: { actorId: 1, action: 'leave_type.update', resource: 'leave_type', resourceId: '1' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/leave/balances/adjust',
+    body: { employee_id: 2, type_id: 1, year: 2024, days: 1, reason: 'Carried over' },
+    status: 200,
+    entry: { actorId: 1, action: 'leave_balance.adjust', resource: 'leave_balance', resourceId: '2/1/2024' },
+  },
+  { method: 'POST', path: '/api/v1/admin/leave/balances/adjust', body: { employee_id: 2, type_id: 1, year: 2024, days: 0, reason: 'None' }, status: 400 },
+  {
+    method: 'POST',
+    path: '/api/v1/leave/requests',
+    as: () => cid,
+    body: { type_id: 1, start_date: '2024-03-18', end_date: '2024-03-19' },
+    status: 201,
+    entry: { actorId: 3, action: 'leave_request.create', resource: 'leave_request', resourceId: '1' },
+  },
+  { method: 'POST', path: '/api/v1/leave/requests', as: () => cid, body: { type_id: 1, start_date: '2024-03-19', end_date: '2024-03-19' }, status: 409 },
+  { method: 'POST', path: '/api/v1/leave/requests', as: () => cid, body: { type_id: 1, start_date: '2024-04-01', end_date: '2024-04-30' }, status: 400 },
+  {
+    method: 'POST',
+    path: '/api/v1/leave/requests/1/cancel',
+    as: () => cid,
+    status: 200,
+    entry: { actorId: 3, action: 'leave_request.cancel', resource: 'leave_request', resourceId: '1' },
+  },
+  { method: 'POST', path: '/api/v1/leave/requests/1/cancel', as: () => cid, status: 409 },
+  {
+    method: 'POST',
+    path: '/api/v1/leave/requests',
+    as: () => cid,
+    body: { type_id: 1, start_date: '2024-03-18', end_date: '2024-03-18' },
+    status: 201,
+    entry: { actorId: 3, action: 'leave_request.create', resource: 'leave_request', resourceId: '2' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/leave/requests/2/cancel',
+    status: 200,
+    entry: { actorId: 1, action: 'leave_request.cancel', resource: 'leave_request', resourceId: '2' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/leave/types',
+    body: { name: 'Spare leave' },
+    status: 201,
+    entry: { actorId: 1, action: 'leave_type.create', resource: 'leave_type', resourceId: '2' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/admin/leave/types/2',
+    status: 200,
+    entry: { actorId: 1, action: 'leave_type.delete', resource: 'leave_type', resourceId: '2' },
+  },
+  { method: 'DELETE', path: '/api/v1/admin/leave/types/1', status: 409 },
   {
     method: 'DELETE',
     path: '/api/v1/admin/attendance/rules/1',

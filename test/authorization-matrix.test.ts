@@ -323,8 +323,8 @@ const person = (key: string, name: string, phone: string): Person => ({
 
 const EMPLOYEE_KEYS = new Set(['employee_id', 'manager_id'])
 const USER_KEYS = new Set(['user_id', 'uploader_id', 'actor_id'])
-const EMPLOYEE_OBJECTS = new Set(['employee', 'manager'])
-const USER_OBJECTS = new Set(['user', 'uploaded_by', 'uploader', 'actor'])
+const EMPLOYEE_OBJECTS = new Set(['employee', 'manager', 'approver'])
+const USER_OBJECTS = new Set(['user', 'uploaded_by', 'uploader', 'actor', 'decided_by'])
 /** Query parameters that could name another employee, tried on every read whether its schema knows them or not. */
 const POINTING_PARAMS = ['employee_id', 'user_id', 'id', 'uploader_id', 'uploaded_by', 'file_id', 'owner_id']
 
@@ -488,10 +488,12 @@ function probesFor(route: Route, reader: Person, other: Person): Probe[] {
 const SHARED_READS: Record<string, string> = {
   'GET /api/v1/attendance/rule': 'the rule of the group A and B share',
   'GET /api/v1/storage/config': 'the settings of the service',
+  'GET /api/v1/leave/types': 'the leave types everyone may request',
 }
 /** Reads of A's own figures with no names or ids: A's answer must differ from B's, and not move when B's data is added. */
 const FIGURES_ONLY: Record<string, string> = {
   'GET /api/v1/attendance/statistics': 'counts and sums',
+  'GET /api/v1/leave/balances': 'days per leave type',
 }
 
 /** Employee-facing reads: every GET the employee role's permissions allow, every sign-in-only GET, and file content. */
@@ -551,6 +553,13 @@ describe('employee isolation: an employee never sees another employee’s data',
       if (value !== 0 && !who.amounts.includes(value as number)) who.amounts.push(value as number)
     who.salaryIds.push(reply.body.data.id)
     who.months.push(month)
+  }
+
+  async function leave(who: Person, start: string, end: string) {
+    const reason = `${who.username}-note-leave-${start.slice(5)}`
+    const reply = await as(who, 'POST', '/api/v1/leave/requests', { type_id: 1, start_date: start, end_date: end, reason })
+    if (reply.status !== 201) throw new Error(`leave of ${who.username} failed: ${JSON.stringify(reply.body)}`)
+    who.notes.push(reason)
   }
 
   async function hire(who: Person, group: number) {
@@ -631,6 +640,9 @@ describe('employee isolation: an employee never sees another employee’s data',
     await salary(a, '2024-01', { basic_salary: 5123.45, bonus: 246.8 })
     await salary(a, '2024-02', { basic_salary: 5123.45, bonus: 246.8, personal_tax: 98.76 })
     t.clock.set(NOW)
+    // leave (CONTRACT §9): one type for everyone; A asks for a day now, B for two after round 1
+    expect((await req(t.app, 'POST', '/api/v1/admin/leave/types', { token: admin, body: { name: 'Annual leave', annual_days: 5 } })).status).toBe(201)
+    await leave(a, '2024-03-18', '2024-03-18')
 
     // B's records and salaries come later; what will point at them is known now, so both rounds send the same requests
     const ins = B_SHIFTS.filter(([kind]) => kind === 'in')
@@ -655,6 +667,7 @@ describe('employee isolation: an employee never sees another employee’s data',
     for (const [kind, dateTime] of B_SHIFTS) await clock(b, kind, dateTime)
     for (const [month, amounts] of B_SALARIES) await salary(b, month, amounts)
     expect({ recordIds: b.recordIds, dates: b.dates, notes: b.notes, salaryIds: b.salaryIds, months: b.months }).toEqual(planned)
+    await leave(b, '2024-03-19', '2024-03-20')
     t.clock.set(NOW)
     await unread()
 

@@ -255,6 +255,7 @@ const OCTOBER_STATISTICS = {
   late_days_allowed: 0,
   late_days_over_allowance: 2,
   holiday_days: 1,
+  leave_days: 0,
 }
 /** What the API shows of the statistics: `holiday_days` once the response model names it. */
 const shown = (statistics: Record<string, number>) => {

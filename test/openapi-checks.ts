@@ -158,6 +158,11 @@ export const EXAMPLE_STEPS: ExampleStep[] = [
   { operation: 'POST /api/v1/attendance/clock-in', as: 'employee' },
   { operation: 'POST /api/v1/attendance/clock-out', as: 'employee' },
   { operation: 'POST /api/v1/admin/attendance/close-day' },
+  { operation: 'POST /api/v1/admin/leave/types' },
+  { operation: 'PUT /api/v1/admin/leave/types/{id}', path: '/api/v1/admin/leave/types/1' },
+  { operation: 'POST /api/v1/admin/leave/balances/adjust' },
+  // Monday and Tuesday after the frozen Friday: work days under the rule example, while li.wei is in its group
+  { operation: 'POST /api/v1/leave/requests', as: 'employee' },
   { operation: 'DELETE /api/v1/admin/attendance/groups/{id}/employees', path: '/api/v1/admin/attendance/groups/1/employees' },
   { operation: 'POST /api/v1/admin/salaries' },
   { operation: 'PUT /api/v1/admin/salaries/{id}', path: '/api/v1/admin/salaries/1' },

@@ -1184,7 +1184,7 @@ describe('employees with salary records', () => {
     const reply = await req(t.app, 'DELETE', '/api/v1/admin/employees/1', { token: admin })
     expect(reply.status).toBe(409)
     expect(reply.body).toEqual(
-      errorBody(409, 'Employee 1 has attendance or salary records and cannot be deleted; set status 0 (left) instead'),
+      errorBody(409, 'Employee 1 has attendance, leave or salary records and cannot be deleted; set status 0 (left) instead'),
     )
     expect(await rows()).toEqual(before)
     expect((await t.deps.database.db.select().from(employees).where(eq(employees.id, 1))).length).toBe(1)

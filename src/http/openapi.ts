@@ -60,6 +60,7 @@ export const TAGS = [
   { name: 'Attendance records', description: 'Every employee’s records, refused clock attempts and closing a work day.' },
   { name: 'Salaries', description: 'Monthly salary records in yuan (stored exactly in fen), their statuses and statistics.' },
   { name: 'My salaries', description: 'An employee’s own salary records.' },
+  { name: 'Leave', description: 'Leave types, balances (a ledger of every change) and requests: your own, and every employee’s for HR.' },
   {
     name: 'Files',
     description: 'Upload (multipart, streamed), list, read, sign and delete files. Every file endpoint answers 503 while the file store does not.',

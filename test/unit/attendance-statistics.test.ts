@@ -75,6 +75,7 @@ const EMPTY = {
   late_days_allowed: 0,
   late_days_over_allowance: 0,
   holiday_days: 0,
+  leave_days: 0,
 }
 
 const MARCH_4_TO_10 = { start: '2024-03-04', end: '2024-03-10' }
@@ -127,6 +128,7 @@ describe('statistics from per-month, per-weekday totals', () => {
       late_days_allowed: 3,
       late_days_over_allowance: 2,
       holiday_days: 0,
+      leave_days: 0,
     })
   })
 

@@ -8,6 +8,7 @@ import { addDays, instantAt, localDate } from '../../lib/local-time'
 import type { Logger } from '../../lib/logger'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { kindOnIn } from '../calendar/repository'
+import { onFullDayLeave } from '../leave/repository'
 import type { CloseDayResponse } from './model'
 import { closesAt, isWorkDay, shiftFor, shiftOf } from './policy'
 import * as repo from './repository'
@@ -62,7 +63,10 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
     // the company calendar decides with the rule: no absences on a holiday, absences on a make-up workday
     const kind = rule ? await kindOnIn(tx, detail.group.companyId, date) : null
     if (rule && isWorkDay(policyOf(rule), date, kind)) {
-      const absent = await repo.membersWithoutRecord(tx, detail.group.id, date)
+      const missing = await repo.membersWithoutRecord(tx, detail.group.id, date)
+      // approved leave is not absence (CONTRACT §9): a full day of it gets no absent record
+      const onLeave = await onFullDayLeave(tx, missing, date)
+      const absent = missing.filter((id) => !onLeave.has(id))
       result.absent_records = await repo.insertAbsences(tx, absent, {
         ruleId: rule.id,
         groupId: detail.group.id,

@@ -108,6 +108,7 @@ export const Statistics = t.Object({
   absent_days: t.Integer(),
   exception_days: t.Integer(),
   holiday_days: t.Integer({ description: 'dates of the range the company marks as holidays (extension, CONTRACT §8)' }),
+  leave_days: t.Number({ description: 'work days of approved leave in the range, halves as 0.5 (extension, CONTRACT §9); absent_days leaves out its full days' }),
   total_work_hours: t.Number(),
   avg_work_hours: t.Number(),
   total_late_minutes: t.Integer(),

@@ -242,3 +242,17 @@ export function hoursOf(minutes: number): number {
 export function hundredthsOf(minutes: number): number {
   return Math.round((minutes * 5) / 3)
 }
+
+/**
+ * The shift of a work date with half of it on approved leave (CONTRACT §9): with the morning
+ * off (`am`) it starts when the break ends, or at the middle of the work hours without a break;
+ * with the afternoon off (`pm`) it ends when the break starts, or at that middle. Either way
+ * half the required hours are required. A day off stays as it is.
+ */
+export function halfDayShift(shift: Shift, off: 'am' | 'pm'): Shift {
+  if (!shift.workDay) return shift
+  const middle = new Date(minuteOf(shift.start) * MINUTE_MS + Math.floor((minuteOf(shift.end) - minuteOf(shift.start)) / 2) * MINUTE_MS)
+  const requiredWorkHours = shift.requiredWorkHours / 2
+  if (off === 'am') return { ...shift, start: shift.breakEnd ?? middle, requiredWorkHours }
+  return { ...shift, end: shift.breakStart ?? middle, requiredWorkHours }
+}

@@ -16,7 +16,7 @@ import type {
   StatisticsQuery,
   SummaryResponse,
 } from './model'
-import { closesAt, judgeClockIn, judgeClockOut, ruleOfWeekday, shiftFor } from './policy'
+import { closesAt, halfDayShift, judgeClockIn, judgeClockOut, ruleOfWeekday, shiftFor } from './policy'
 import { judgePosition, type Fence } from './geofence'
 import {
   checkDate,
@@ -36,6 +36,7 @@ import * as setup from './setup-repository'
 import { toRuleResponse } from './setup-shapes'
 import { computeStatistics, type DayRule, type StatisticsResult } from './statistics'
 import { calendarBetween, kindOn } from '../calendar/repository'
+import { halfDayOff, leaveDates } from '../leave/repository'
 
 type Kind = 'clock_in' | 'clock_out'
 
@@ -108,11 +109,12 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     // days before the employee was hired cannot be missed
     const since = context.hireDate && context.hireDate > start ? context.hireDate : start
     const company = companyOf(context)
-    const [totals, calendar] = await Promise.all([
+    const [totals, calendar, leave] = await Promise.all([
       repo.dayTotals(db, context.employeeId, start, end, since, today, company),
       calendarBetween(db, company, start, end),
+      leaveDates(db, context.employeeId, start, end),
     ])
-    return computeStatistics({ start, end, today, since, weekdays: weekdayRules(context.rules), totals, calendar })
+    return computeStatistics({ start, end, today, since, weekdays: weekdayRules(context.rules), totals, calendar, leave })
   }
 
   /** The record with its employee and rule; the rule comes from the caller's context when it is one of theirs. */
@@ -131,8 +133,10 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       requireActive(context)
       const { rule, workDate } = requireShift(context, now)
       await checkPosition(context, rule, input, 'clock_in', now)
-      // a holiday of the group's company is a day off; a make-up workday is a work day
-      const shift = shiftFor(policyOf(rule), context.zone, workDate, await kindOn(db, companyOf(context), workDate))
+      // a holiday of the group's company is a day off; a make-up workday is a work day; half a day of approved leave moves the start or end
+      const [kind, off] = await Promise.all([kindOn(db, companyOf(context), workDate), halfDayOff(db, context.employeeId, workDate)])
+      const whole = shiftFor(policyOf(rule), context.zone, workDate, kind)
+      const shift = off ? halfDayShift(whole, off) : whole
       const outcome = judgeClockIn(shift, now)
       const record = await onConstraint(
         () =>

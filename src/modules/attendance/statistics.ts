@@ -42,17 +42,26 @@ export interface StatisticsInput {
   totals: DayTotals[]
   /** the company calendar's marked dates over at least [start, end] */
   calendar?: CompanyCalendar
+  /** the dates of [start, end] the employee's approved leave covers (CONTRACT §9) */
+  leave?: readonly LeaveDate[]
 }
 
 /** CONTRACT §8 extension: `holiday_days`, the dates of the range the company marks as holidays. */
 export type StatisticsResult = StatisticsResponse & { holiday_days: number }
+
+/** A date of approved leave: half or whole, and what record it has (none, an absent record, or another). */
+export interface LeaveDate {
+  date: string
+  half: boolean
+  record: 'none' | 'absent' | 'other'
+}
 
 /**
  * The statistics object of CONTRACT §4 from per-month, per-weekday SQL totals. Each date
  * is judged by the rule that applies on it: whether it is a work day, and, per month and
  * rule, how many late days that rule allows.
  */
-export function computeStatistics({ start, end, today, since, weekdays, totals, calendar = NO_CALENDAR }: StatisticsInput): StatisticsResult {
+export function computeStatistics({ start, end, today, since, weekdays, totals, calendar = NO_CALENDAR, leave = [] }: StatisticsInput): StatisticsResult {
   const sum = (pick: (day: DayTotals) => number, rows = totals) => rows.reduce((acc, day) => acc + Number(pick(day)), 0)
   const isWorkDay = (day: number) => weekdays[day].workDay
   // the calendar's marks count only where a rule applies: with no enabled rule no date is a work day
@@ -70,6 +79,12 @@ export function computeStatistics({ start, end, today, since, weekdays, totals, 
   const pastWorkDayRecords = sum((d) => d.pastRecords, totals.filter((d) => isWorkDate(d.weekday, d.kind)))
   const holidayDays = [...calendar].filter(([date, { kind }]) => kind === 'holiday' && date >= start && date <= end).length
   const attendanceDays = sum((d) => d.attendanceDays)
+  // leave counts on work days only (a request's days are its work days); a full day of it is no absence
+  const leaveOnWorkDays = leave.filter(({ date }) => date >= start && date <= end && isWorkDate(weekday(date), calendar.get(date)?.kind ?? null))
+  const leaveHalves = leaveOnWorkDays.reduce((acc, day) => acc + (day.half ? 1 : 2), 0)
+  const excusedAbsences = leaveOnWorkDays.filter(
+    (day) => !day.half && (day.record === 'absent' || (day.record === 'none' && day.date >= since && day.date <= lastPast)),
+  ).length
   const workHundredths = sum((d) => d.workHundredths)
   const lateDays = sum((d) => d.lateDays)
   // the allowance is per month and per rule: the late days on the dates each rule applies on
@@ -88,7 +103,7 @@ export function computeStatistics({ start, end, today, since, weekdays, totals, 
     attendance_days: attendanceDays,
     late_days: lateDays,
     early_days: sum((d) => d.earlyDays),
-    absent_days: sum((d) => d.absentDays) + Math.max(0, pastWorkDays - pastWorkDayRecords),
+    absent_days: Math.max(0, sum((d) => d.absentDays) + Math.max(0, pastWorkDays - pastWorkDayRecords) - excusedAbsences),
     exception_days: sum((d) => d.exceptionDays),
     // the sum of the hours the records show, and the average of that
     total_work_hours: workHundredths / 100,
@@ -99,5 +114,6 @@ export function computeStatistics({ start, end, today, since, weekdays, totals, 
     late_days_allowed: allowed,
     late_days_over_allowance: lateDays - allowed,
     holiday_days: holidayDays,
+    leave_days: leaveHalves / 2,
   }
 }

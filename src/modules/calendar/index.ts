@@ -94,7 +94,7 @@ const monthController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier,
         summary: 'Your month, date by date: work day, holiday, record and leave',
         description:
           'A date is a work day when your group’s company marks it a make-up workday, or its weekday is a work day of the rule that applies on it ' +
-          'and the company does not mark it a holiday: as clock-in, day close and statistics judge it. `leave` is null until leave exists.',
+          'and the company does not mark it a holiday: as clock-in, day close and statistics judge it. `leave` is the approved leave covering the date, or null.',
         ...errors({ 400: 'month is not a real month', 403: 'Your account is not linked to an employee record' }),
       },
     })

@@ -96,7 +96,7 @@ const DayRecord = t.Object({
 const DayLeave = t.Object({
   request_id: t.Integer(),
   type_name: t.String(),
-  half_day: t.Nullable(t.Union([t.Literal('am'), t.Literal('pm')])),
+  half_day: t.Union([t.Literal('am'), t.Literal('pm'), t.Null()]),
 })
 
 export const MonthDay = t.Object({

@@ -58,7 +58,7 @@ export const employeesController = (guard: AuthGuard, reply: Replier, employees:
       permission: 'employees:delete',
       params: IdParams,
       response: Envelope(t.Null()),
-      detail: detail('Delete an employee that no attendance or salary record references', {
+      detail: detail('Delete an employee that no attendance, leave or salary record references', {
         description: 'Set status 0 (left) instead for an employee with history.',
         ...errors({ 403: LINK_RULE, 404: 'No such employee', 409: 'Attendance or salary records reference the employee' }),
       }),

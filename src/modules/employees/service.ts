@@ -225,7 +225,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
       } catch (error) {
         if (isForeignKeyViolation(error))
           throw new ConflictError(
-            `Employee ${id} has attendance or salary records and cannot be deleted; set status 0 (left) instead`,
+            `Employee ${id} has attendance, leave or salary records and cannot be deleted; set status 0 (left) instead`,
           )
         throw error
       }

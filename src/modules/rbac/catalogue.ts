@@ -52,12 +52,17 @@ export const PERMISSION_CATALOGUE = [
   { name: 'salaries:update', displayName: 'Update salaries', description: 'Edit salary records and set their status' },
   { name: 'salaries:delete', displayName: 'Delete salaries', description: 'Delete salary records' },
   { name: 'salaries:read_own', displayName: 'Read own salaries', description: 'Read own salary records' },
+  { name: 'leave:request', displayName: 'Request leave', description: 'List leave types, read own balances, request and cancel own leave' },
+  { name: 'leave:read', displayName: 'Read leave', description: 'Read every employee’s leave requests and balances' },
+  { name: 'leave:manage', displayName: 'Manage leave', description: 'Adjust leave balances and cancel anyone’s leave' },
+  { name: 'leave_types:read', displayName: 'Read leave types', description: 'List and read leave types' },
+  { name: 'leave_types:manage', displayName: 'Manage leave types', description: 'Create, edit and delete leave types' },
 ] as const satisfies readonly { name: `${string}:${string}`; displayName: string; description: string }[]
 
 export type PermissionName = (typeof PERMISSION_CATALOGUE)[number]['name']
 
 /** Permissions the built-in role `employee` receives when they are first created. */
-export const EMPLOYEE_PERMISSIONS: readonly PermissionName[] = ['attendance:clock', 'attendance:view', 'salaries:read_own']
+export const EMPLOYEE_PERMISSIONS: readonly PermissionName[] = ['attendance:clock', 'attendance:view', 'salaries:read_own', 'leave:request']
 
 export const ADMIN_ROLE = 'admin'
 export const EMPLOYEE_ROLE = 'employee'

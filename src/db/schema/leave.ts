@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm'
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { timestamps } from './columns'
+import { employees } from './organization'
+import { users } from './users'
+
+/**
+ * Kinds of leave (CONTRACT §9). Day amounts are integer half-days (exact, as money is fen):
+ * `annual_half_days` 20 is 10 days.
+ */
+export const leaveTypes = sqliteTable(
+  'leave_types',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    paid: integer('paid', { mode: 'boolean' }).notNull().default(true),
+    requiresBalance: integer('requires_balance', { mode: 'boolean' }).notNull().default(true),
+    annualHalfDays: integer('annual_half_days').notNull().default(0),
+    /** 1 enabled, 0 disabled */
+    status: integer('status').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('leave_types_name_unique').on(sql`lower(${t.name})`),
+    check('leave_types_annual_check', sql`${t.annualHalfDays} >= 0`),
+    check('leave_types_status_check', sql`${t.status} IN (0, 1)`),
+  ],
+)
+
+export const LEAVE_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const
+
+/** A leave request over local dates [start_date, end_date]; `half_days` counts only its work days. */
+export const leaveRequests = sqliteTable(
+  'leave_requests',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    employeeId: integer('employee_id')
+      .notNull()
+      .references(() => employees.id, { onDelete: 'restrict' }),
+    typeId: integer('type_id')
+      .notNull()
+      .references(() => leaveTypes.id, { onDelete: 'restrict' }),
+    /** YYYY-MM-DD, local */
+    startDate: text('start_date').notNull(),
+    endDate: text('end_date').notNull(),
+    /** am or pm off on a single date; null for whole days */
+    halfDay: text('half_day', { enum: ['am', 'pm'] }),
+    halfDays: integer('half_days').notNull(),
+    reason: text('reason').notNull().default(''),
+    status: text('status', { enum: LEAVE_STATUSES }).notNull().default('pending'),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: integer('decided_at', { mode: 'timestamp_ms' }),
+    decisionNote: text('decision_note'),
+    ...timestamps,
+  },
+  (t) => [
+    index('leave_requests_employee_dates_idx').on(t.employeeId, t.startDate, t.endDate),
+    index('leave_requests_status_idx').on(t.status, t.startDate),
+    index('leave_requests_type_idx').on(t.typeId),
+    check('leave_requests_status_check', sql`${t.status} IN ('pending', 'approved', 'rejected', 'cancelled')`),
+    check('leave_requests_half_day_check', sql`${t.halfDay} IS NULL OR (${t.halfDay} IN ('am', 'pm') AND ${t.startDate} = ${t.endDate})`),
+    check('leave_requests_dates_check', sql`${t.startDate} <= ${t.endDate}`),
+    check('leave_requests_half_days_check', sql`${t.halfDays} > 0`),
+  ],
+)
+
+/** What a ledger row moves, in half-days: each kind changes one figure of a balance. */
+export const LEDGER_KINDS = ['adjustment', 'pending', 'release', 'taken', 'reversal'] as const
+
+/**
+ * Every change of a balance (employee, type, year), so a balance is always explained:
+ * granted = the type's annual days + Σ adjustment; pending = Σ pending + Σ release (negative);
+ * taken = Σ taken + Σ reversal (negative); remaining = granted − taken − pending.
+ */
+export const leaveLedger = sqliteTable(
+  'leave_ledger',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    employeeId: integer('employee_id')
+      .notNull()
+      .references(() => employees.id, { onDelete: 'cascade' }),
+    typeId: integer('type_id')
+      .notNull()
+      .references(() => leaveTypes.id, { onDelete: 'restrict' }),
+    year: integer('year').notNull(),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+    /** signed half-days */
+    halfDays: integer('half_days').notNull(),
+    reason: text('reason').notNull().default(''),
+    requestId: integer('request_id').references(() => leaveRequests.id, { onDelete: 'restrict' }),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    index('leave_ledger_balance_idx').on(t.employeeId, t.typeId, t.year),
+    index('leave_ledger_request_idx').on(t.requestId),
+    check('leave_ledger_kind_check', sql`${t.kind} IN ('adjustment', 'pending', 'release', 'taken', 'reversal')`),
+    check('leave_ledger_half_days_check', sql`${t.halfDays} <> 0`),
+  ],
+)

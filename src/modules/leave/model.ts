@@ -1,0 +1,127 @@
+import { t } from 'elysia'
+import { DateString, Id, Int, PositiveInt, Status, StatusFilter, Timestamp } from '../../http/models'
+import { P2Pagination, pageQuery } from '../../http/pagination'
+
+/** Days as the API shows them: whole or half days (stored as integer half-days). */
+const Days = (description: string) => t.Number({ description })
+
+const typeFields = {
+  name: t.String({ minLength: 1, maxLength: 50, description: 'unique, ignoring case' }),
+  paid: t.Optional(t.Boolean({ description: 'paid leave (default true)' })),
+  requires_balance: t.Optional(t.Boolean({ description: 'requests may not exceed the remaining balance (default true)' })),
+  annual_days: t.Optional(t.Number({ minimum: 0, maximum: 366, description: 'days granted each year, a multiple of 0.5 (default 0)' })),
+  status: t.Optional(Status()),
+}
+
+export const CreateTypeBody = t.Object(typeFields, {
+  examples: [{ name: 'Annual leave', paid: true, requires_balance: true, annual_days: 10, status: 1 }],
+})
+export type CreateTypeInput = typeof CreateTypeBody.static
+
+export const UpdateTypeBody = t.Partial(t.Object(typeFields), { examples: [{ annual_days: 12.5 }] })
+export type UpdateTypeInput = typeof UpdateTypeBody.static
+
+export const LeaveType = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  paid: t.Boolean(),
+  requires_balance: t.Boolean(),
+  annual_days: Days('days granted each year'),
+  status: t.Integer({ description: '1 enabled, 0 disabled' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type LeaveTypeResponse = typeof LeaveType.static
+
+export const TypeListQuery = t.Object({ ...pageQuery(10), status: t.Optional(StatusFilter()) })
+export type TypeListQuery = typeof TypeListQuery.static
+export const TypeList = t.Object({ types: t.Array(LeaveType), pagination: P2Pagination })
+export const EnabledTypes = t.Object({ types: t.Array(LeaveType) })
+
+const Year = (field: string) => t.Integer({ minimum: 1, maximum: 9999, error: `${field} must be a year (1 to 9999)` })
+
+export const Balance = t.Object({
+  type_id: t.Integer(),
+  type_name: t.String(),
+  year: t.Integer(),
+  granted: Days('the type’s annual days plus adjustments'),
+  taken: Days('approved leave'),
+  pending: Days('requested, not yet decided'),
+  remaining: Days('granted − taken − pending'),
+})
+export type BalanceResponse = typeof Balance.static
+export const Balances = t.Object({ balances: t.Array(Balance) })
+
+export const OwnBalanceQuery = t.Object({ year: t.Optional(Year('year')) })
+export const AdminBalanceQuery = t.Object({
+  employee_id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, examples: [1], error: 'employee_id must be a positive whole number' }),
+  year: t.Optional(Year('year')),
+})
+
+export const AdjustBody = t.Object(
+  {
+    employee_id: Id,
+    type_id: Id,
+    year: Int({ minimum: 1, maximum: 9999, error: 'must be a year (1 to 9999)' }),
+    days: t.Number({ minimum: -366, maximum: 366, description: 'added (or, negative, taken away); a multiple of 0.5, not 0' }),
+    reason: t.String({ minLength: 1, maxLength: 500 }),
+  },
+  { examples: [{ employee_id: 1, type_id: 1, year: 2024, days: 2, reason: 'Carried over from 2023' }] },
+)
+export type AdjustInput = typeof AdjustBody.static
+
+const HalfDay = t.Union([t.Literal('am'), t.Literal('pm'), t.Null()], {
+  description: 'the morning (am) or the afternoon (pm) off, only when start_date = end_date; null for whole days',
+  error: 'half_day must be "am", "pm" or null',
+})
+
+export const CreateRequestBody = t.Object(
+  {
+    type_id: Id,
+    start_date: DateString,
+    end_date: DateString,
+    half_day: t.Optional(HalfDay),
+    reason: t.Optional(t.String({ maxLength: 500 })),
+  },
+  { examples: [{ type_id: 1, start_date: '2024-03-18', end_date: '2024-03-19', reason: 'Family visit' }] },
+)
+export type CreateRequestInput = typeof CreateRequestBody.static
+
+const Person = t.Object({ id: t.Integer(), name: t.String() })
+const RequestStatus = t.Union([t.Literal('pending'), t.Literal('approved'), t.Literal('rejected'), t.Literal('cancelled')], {
+  error: 'status must be pending, approved, rejected or cancelled',
+})
+
+export const LeaveRequest = t.Object({
+  id: t.Integer(),
+  employee_id: t.Integer(),
+  employee: Person,
+  type_id: t.Integer(),
+  type_name: t.String(),
+  start_date: t.String({ description: 'YYYY-MM-DD' }),
+  end_date: t.String({ description: 'YYYY-MM-DD' }),
+  half_day: HalfDay,
+  days: Days('work days of the range, 0.5 for a half day'),
+  reason: t.String(),
+  status: RequestStatus,
+  approver: t.Nullable(t.Object({ id: t.Integer({ description: 'an employee id' }), name: t.String() }, { description: 'who decides it: the employee’s attendance group’s manager' })),
+  decided_by: t.Nullable(t.Object({ id: t.Integer({ description: 'a user id' }), name: t.String() }, { description: 'the account that approved, rejected or cancelled it' })),
+  decided_at: t.Nullable(Timestamp),
+  decision_note: t.Nullable(t.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type LeaveRequestResponse = typeof LeaveRequest.static
+
+export const OwnRequestQuery = t.Object({ ...pageQuery(10), status: t.Optional(RequestStatus), year: t.Optional(Year('year')) })
+export type OwnRequestQuery = typeof OwnRequestQuery.static
+export const AdminRequestQuery = t.Object({
+  ...pageQuery(10),
+  employee_id: t.Optional(PositiveInt('employee_id')),
+  type_id: t.Optional(PositiveInt('type_id')),
+  status: t.Optional(RequestStatus),
+  start_date: t.Optional(t.String({ ...DateString, error: 'start_date must be a date written YYYY-MM-DD' })),
+  end_date: t.Optional(t.String({ ...DateString, error: 'end_date must be a date written YYYY-MM-DD' })),
+})
+export type AdminRequestQuery = typeof AdminRequestQuery.static
+export const RequestList = t.Object({ requests: t.Array(LeaveRequest), pagination: P2Pagination })

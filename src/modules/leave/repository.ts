@@ -1,0 +1,347 @@
+import { aliasedTable, and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm'
+import type { Queryable } from '../../db/client'
+import {
+  attendanceGroupMembers,
+  attendanceGroups,
+  attendanceRecords,
+  employees,
+  leaveLedger,
+  leaveRequests,
+  leaveTypes,
+  users,
+} from '../../db/schema'
+import type { PageWindow } from '../../http/pagination'
+import type { LeaveDate } from '../attendance/statistics'
+import { addDays } from '../../lib/local-time'
+
+export type TypeRow = typeof leaveTypes.$inferSelect
+export type NewType = typeof leaveTypes.$inferInsert
+export type RequestRow = typeof leaveRequests.$inferSelect
+export type LedgerKind = (typeof leaveLedger.$inferSelect)['kind']
+
+// ---- types
+
+export async function findType(db: Queryable, id: number): Promise<TypeRow | null> {
+  const [row] = await db.select().from(leaveTypes).where(eq(leaveTypes.id, id)).limit(1)
+  return row ?? null
+}
+
+export async function listTypes(db: Queryable, status: number | undefined, window: PageWindow | null) {
+  const where = status === undefined ? undefined : eq(leaveTypes.status, status)
+  const query = db.select().from(leaveTypes).where(where).orderBy(asc(leaveTypes.id))
+  const [rows, [{ total }]] = await Promise.all([
+    window ? query.limit(window.pageSize).offset(window.offset) : query,
+    db.select({ total: count() }).from(leaveTypes).where(where),
+  ])
+  return { rows, total }
+}
+
+export async function insertType(db: Queryable, values: NewType): Promise<TypeRow> {
+  const [row] = await db.insert(leaveTypes).values(values).returning()
+  return row
+}
+
+export async function updateType(db: Queryable, id: number, values: Partial<NewType>): Promise<TypeRow> {
+  const [row] = await db.update(leaveTypes).set(values).where(eq(leaveTypes.id, id)).returning()
+  return row
+}
+
+export async function deleteType(db: Queryable, id: number): Promise<void> {
+  await db.delete(leaveTypes).where(eq(leaveTypes.id, id))
+}
+
+// ---- balances
+
+/** What a ledger row does to `remaining`: an adjustment adds, every other kind takes (pending, taken) or gives back (release, reversal). */
+const remainingEffect = sql`CASE ${leaveLedger.kind} WHEN 'adjustment' THEN ${leaveLedger.halfDays} ELSE -${leaveLedger.halfDays} END`
+
+/** Per type, the ledger's sums of one employee's year, in half-days. */
+export async function ledgerSums(db: Queryable, employeeId: number, year: number, typeId?: number) {
+  const rows = await db
+    .select({
+      typeId: leaveLedger.typeId,
+      adjusted: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} = 'adjustment' THEN ${leaveLedger.halfDays} END), 0)`,
+      pending: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('pending', 'release') THEN ${leaveLedger.halfDays} END), 0)`,
+      taken: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('taken', 'reversal') THEN ${leaveLedger.halfDays} END), 0)`,
+    })
+    .from(leaveLedger)
+    .where(
+      and(
+        eq(leaveLedger.employeeId, employeeId),
+        eq(leaveLedger.year, year),
+        typeId === undefined ? undefined : eq(leaveLedger.typeId, typeId),
+      ),
+    )
+    .groupBy(leaveLedger.typeId)
+  return new Map(rows.map((row) => [row.typeId, { adjusted: Number(row.adjusted), pending: Number(row.pending), taken: Number(row.taken) }]))
+}
+
+export interface LedgerEntry {
+  employeeId: number
+  typeId: number
+  year: number
+  kind: LedgerKind
+  halfDays: number
+  reason: string
+  requestId: number | null
+  actorId: number | null
+  createdAt: Date
+}
+
+/**
+ * Writes a ledger row only while the balance stays at or above zero after it: one statement,
+ * so parallel requests (on any number of instances) cannot overdraw. False when refused.
+ */
+export async function appendGuarded(db: Queryable, entry: LedgerEntry, effect: number): Promise<boolean> {
+  const remaining = sql`(SELECT ${leaveTypes.annualHalfDays} FROM ${leaveTypes} WHERE ${leaveTypes.id} = ${entry.typeId})
+    + coalesce((SELECT sum(${remainingEffect}) FROM ${leaveLedger}
+        WHERE ${leaveLedger.employeeId} = ${entry.employeeId} AND ${leaveLedger.typeId} = ${entry.typeId} AND ${leaveLedger.year} = ${entry.year}), 0)`
+  const rows = await db.all<{ id: number }>(sql`
+    INSERT INTO ${leaveLedger} (employee_id, type_id, year, kind, half_days, reason, request_id, actor_id, created_at)
+    SELECT ${entry.employeeId}, ${entry.typeId}, ${entry.year}, ${entry.kind}, ${entry.halfDays}, ${entry.reason}, ${entry.requestId}, ${entry.actorId}, ${entry.createdAt.getTime()}
+    WHERE ${remaining} + ${effect} >= 0
+    RETURNING id`)
+  return rows.length > 0
+}
+
+export async function append(db: Queryable, entries: LedgerEntry[]): Promise<void> {
+  if (entries.length > 0) await db.insert(leaveLedger).values(entries)
+}
+
+/** A request's ledger rows of one kind (one per year it spans). */
+export function ledgerOf(db: Queryable, requestId: number, kind: LedgerKind) {
+  return db
+    .select()
+    .from(leaveLedger)
+    .where(and(eq(leaveLedger.requestId, requestId), eq(leaveLedger.kind, kind)))
+    .orderBy(asc(leaveLedger.id))
+}
+
+// ---- requests
+
+export interface NewRequest {
+  employeeId: number
+  typeId: number
+  startDate: string
+  endDate: string
+  halfDay: 'am' | 'pm' | null
+  halfDays: number
+  reason: string
+  at: Date
+}
+
+/**
+ * Inserts the request unless one of the employee's pending or approved requests covers one of
+ * its days (two halves of one date do not overlap): one statement. Null when refused.
+ */
+export async function insertRequestUnlessOverlap(db: Queryable, r: NewRequest): Promise<number | null> {
+  const rows = await db.all<{ id: number }>(sql`
+    INSERT INTO ${leaveRequests} (employee_id, type_id, start_date, end_date, half_day, half_days, reason, status, created_at, updated_at)
+    SELECT ${r.employeeId}, ${r.typeId}, ${r.startDate}, ${r.endDate}, ${r.halfDay}, ${r.halfDays}, ${r.reason}, 'pending', ${r.at.getTime()}, ${r.at.getTime()}
+    WHERE NOT EXISTS (${overlapping(r)})
+    RETURNING id`)
+  return rows[0]?.id ?? null
+}
+
+type Span = { employeeId: number; startDate: string; endDate: string; halfDay: 'am' | 'pm' | null }
+const overlapCondition = (r: Span) =>
+  sql`${leaveRequests.employeeId} = ${r.employeeId}
+      AND ${leaveRequests.status} IN ('pending', 'approved')
+      AND ${leaveRequests.startDate} <= ${r.endDate} AND ${leaveRequests.endDate} >= ${r.startDate}
+      AND NOT (${leaveRequests.halfDay} IS NOT NULL AND ${r.halfDay} IS NOT NULL AND ${leaveRequests.halfDay} <> ${r.halfDay})`
+const overlapping = (r: Span) => sql`SELECT 1 FROM ${leaveRequests} WHERE ${overlapCondition(r)}`
+
+/** The first of the employee's pending or approved requests covering a day of the range (for the 409's message). */
+export async function overlappingRequest(db: Queryable, r: Span): Promise<RequestRow | null> {
+  const [row] = await db.select().from(leaveRequests).where(overlapCondition(r)).orderBy(asc(leaveRequests.startDate)).limit(1)
+  return row ?? null
+}
+
+/**
+ * Sets the status only while it is one of `from`: of two changes at once exactly one happens.
+ * A decision also stores who made it, when, and the note. The row after, or null.
+ */
+export async function transition(
+  db: Queryable,
+  id: number,
+  from: RequestRow['status'][],
+  to: RequestRow['status'],
+  at: Date,
+  decision?: { by: number | null; note: string | null },
+): Promise<RequestRow | null> {
+  const [row] = await db
+    .update(leaveRequests)
+    .set({ status: to, updatedAt: at, ...(decision ? { decidedBy: decision.by, decidedAt: at, decisionNote: decision.note } : {}) })
+    .where(and(eq(leaveRequests.id, id), inArray(leaveRequests.status, from)))
+    .returning()
+  return row ?? null
+}
+
+const manager = aliasedTable(employees, 'manager')
+const decider = aliasedTable(users, 'decider')
+const fullColumns = {
+  request: leaveRequests,
+  employeeName: employees.name,
+  typeName: leaveTypes.name,
+  approverId: manager.id,
+  approverName: manager.name,
+  deciderName: decider.name,
+}
+export interface FullRequest {
+  request: RequestRow
+  employeeName: string
+  typeName: string
+  approverId: number | null
+  approverName: string | null
+  deciderName: string | null
+}
+
+function fullRequests(db: Queryable, where: SQL | undefined) {
+  return db
+    .select(fullColumns)
+    .from(leaveRequests)
+    .innerJoin(employees, eq(employees.id, leaveRequests.employeeId))
+    .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
+    .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, leaveRequests.employeeId))
+    .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
+    // nobody decides their own request: a manager asking for leave has no approver here
+    .leftJoin(manager, and(eq(manager.id, attendanceGroups.managerId), sql`${manager.id} <> ${leaveRequests.employeeId}`))
+    .leftJoin(decider, eq(decider.id, leaveRequests.decidedBy))
+    .where(where)
+}
+
+export async function findRequest(db: Queryable, id: number): Promise<FullRequest | null> {
+  const [row]: FullRequest[] = await fullRequests(db, eq(leaveRequests.id, id)).limit(1)
+  return row ?? null
+}
+
+export interface RequestFilter {
+  employeeId?: number
+  typeId?: number
+  status?: RequestRow['status']
+  /** requests with a day in [from, to] */
+  from?: string
+  to?: string
+}
+
+/** Newest start first. */
+export async function listRequests(db: Queryable, filter: RequestFilter, window: PageWindow) {
+  const where = and(
+    filter.employeeId === undefined ? undefined : eq(leaveRequests.employeeId, filter.employeeId),
+    filter.typeId === undefined ? undefined : eq(leaveRequests.typeId, filter.typeId),
+    filter.status === undefined ? undefined : eq(leaveRequests.status, filter.status),
+    filter.from === undefined ? undefined : gte(leaveRequests.endDate, filter.from),
+    filter.to === undefined ? undefined : lte(leaveRequests.startDate, filter.to),
+  )
+  const [rows, [{ total }]] = await Promise.all([
+    fullRequests(db, where).orderBy(desc(leaveRequests.startDate), desc(leaveRequests.id)).limit(window.pageSize).offset(window.offset),
+    db.select({ total: count() }).from(leaveRequests).where(where),
+  ])
+  return { rows: rows as FullRequest[], total }
+}
+
+/** An employee's approved requests with a day in [start, end], with their type's name. */
+export function approvedBetween(db: Queryable, employeeId: number, start: string, end: string) {
+  return db
+    .select({ id: leaveRequests.id, startDate: leaveRequests.startDate, endDate: leaveRequests.endDate, halfDay: leaveRequests.halfDay, typeName: leaveTypes.name })
+    .from(leaveRequests)
+    .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
+    .where(
+      and(
+        eq(leaveRequests.employeeId, employeeId),
+        eq(leaveRequests.status, 'approved'),
+        lte(leaveRequests.startDate, end),
+        gte(leaveRequests.endDate, start),
+      ),
+    )
+    .orderBy(asc(leaveRequests.startDate))
+}
+
+/** Of the employees, those on approved full-day leave on the date: day close writes them no absence. */
+export async function onFullDayLeave(db: Queryable, employeeIds: number[], date: string): Promise<Set<number>> {
+  if (employeeIds.length === 0) return new Set()
+  const rows = await db
+    .select({ employeeId: leaveRequests.employeeId })
+    .from(leaveRequests)
+    .where(
+      and(
+        inArray(leaveRequests.employeeId, employeeIds),
+        eq(leaveRequests.status, 'approved'),
+        isNull(leaveRequests.halfDay),
+        lte(leaveRequests.startDate, date),
+        gte(leaveRequests.endDate, date),
+      ),
+    )
+  return new Set(rows.map((row) => row.employeeId))
+}
+
+/** The absent records (status 3, no clock times) of the employee in [start, end]: approved leave is not absence. Deleted; returns them. */
+export function deleteAbsences(db: Queryable, employeeId: number, start: string, end: string) {
+  return db
+    .delete(attendanceRecords)
+    .where(
+      and(
+        eq(attendanceRecords.employeeId, employeeId),
+        gte(attendanceRecords.workDate, start),
+        lte(attendanceRecords.workDate, end),
+        eq(attendanceRecords.status, 3),
+        isNull(attendanceRecords.clockInTime),
+        isNull(attendanceRecords.clockOutTime),
+      ),
+    )
+    .returning({ id: attendanceRecords.id, workDate: attendanceRecords.workDate })
+}
+
+export async function employeeName(db: Queryable, id: number): Promise<string | null> {
+  const [row] = await db.select({ name: employees.name }).from(employees).where(eq(employees.id, id)).limit(1)
+  return row?.name ?? null
+}
+
+export async function hasRequests(db: Queryable, typeId: number): Promise<boolean> {
+  return (await db.select({ id: leaveRequests.id }).from(leaveRequests).where(eq(leaveRequests.typeId, typeId)).limit(1)).length > 0
+}
+
+/** The dates of [start, end] the employee's approved leave covers, each with its record (one query for the leave, one for the records). */
+export async function leaveDates(db: Queryable, employeeId: number, start: string, end: string): Promise<LeaveDate[]> {
+  const dates = new Map<string, boolean>()
+  for (const request of await approvedBetween(db, employeeId, start, end)) {
+    const first = request.startDate > start ? request.startDate : start
+    const last = request.endDate < end ? request.endDate : end
+    // two approved halves of one date make a whole day
+    for (const date of datesOf(first, last)) dates.set(date, dates.has(date) ? false : request.halfDay !== null)
+  }
+  if (dates.size === 0) return []
+  const records = await db
+    .select({ workDate: attendanceRecords.workDate, status: attendanceRecords.status, clockIn: attendanceRecords.clockInTime })
+    .from(attendanceRecords)
+    .where(and(eq(attendanceRecords.employeeId, employeeId), inArray(attendanceRecords.workDate, [...dates.keys()])))
+  const byDate = new Map(records.map((row) => [row.workDate, row.status === 3 && row.clockIn === null ? ('absent' as const) : ('other' as const)]))
+  return [...dates].map(([date, half]) => ({ date, half, record: byDate.get(date) ?? 'none' }))
+}
+
+/** The dates of [first, last], inclusive (none when last is before first); never steps past last. */
+export function datesOf(first: string, last: string): string[] {
+  const dates: string[] = []
+  if (last < first) return dates
+  for (let date = first; ; date = addDays(date, 1)) {
+    dates.push(date)
+    if (date === last) return dates
+  }
+}
+
+/** The half of the date the employee has approved leave for ('am' or 'pm'), or null: clock-in judges the other half (CONTRACT §9). */
+export async function halfDayOff(db: Queryable, employeeId: number, date: string): Promise<'am' | 'pm' | null> {
+  const [row] = await db
+    .select({ halfDay: leaveRequests.halfDay })
+    .from(leaveRequests)
+    .where(
+      and(
+        eq(leaveRequests.employeeId, employeeId),
+        eq(leaveRequests.startDate, date),
+        eq(leaveRequests.status, 'approved'),
+        isNotNull(leaveRequests.halfDay),
+      ),
+    )
+    .limit(1)
+  return row?.halfDay ?? null
+}

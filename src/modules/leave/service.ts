@@ -1,0 +1,313 @@
+import type { Database, Queryable } from '../../db/client'
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
+import { pageWindow, p2Pagination } from '../../http/pagination'
+import type { Clock } from '../../lib/clock'
+import { isCalendarDate } from '../../lib/dates'
+import { addDays, daysBetween, localDate } from '../../lib/local-time'
+import { requiredText } from '../../lib/text'
+import { recordAudit, type Actor } from '../audit/recorder'
+import { callerContext, companyOf, type CallerContext } from '../attendance/caller'
+import { policyOf, ruleFor } from '../attendance/records'
+import type { RuleCache } from '../attendance/setup-repository'
+import { calendarBetween } from '../calendar/repository'
+import type { LeaveOfDates } from '../calendar/service'
+import { isWorkDate } from '../calendar/work-days'
+import { linkedEmployee, type Principal } from '../rbac/access'
+import type { AdjustInput, AdminRequestQuery, BalanceResponse, CreateRequestInput, LeaveRequestResponse, OwnRequestQuery } from './model'
+import * as repo from './repository'
+import { balanceOf, daysOf, halfDaysOf, toRequestResponse, yearOf } from './shapes'
+
+/** The longest request, in calendar days (CONTRACT §9). */
+export const MAX_REQUEST_DAYS = 366
+
+function checkRequestDates(input: CreateRequestInput): void {
+  for (const field of ['start_date', 'end_date'] as const)
+    if (!isCalendarDate(input[field]))
+      throw new ValidationError(`${field} "${input[field]}" is not a real date`, [{ field, message: `"${input[field]}" is not a real date` }])
+  if (input.start_date > input.end_date)
+    throw new ValidationError(`start_date ${input.start_date} is after end_date ${input.end_date}`, [
+      { field: 'start_date', message: 'must not be after end_date' },
+    ])
+  const length = daysBetween(input.start_date, input.end_date) + 1
+  if (length > MAX_REQUEST_DAYS)
+    throw new ValidationError(`The range ${input.start_date} to ${input.end_date} is ${length} days long; at most ${MAX_REQUEST_DAYS} days may be requested at once`, [
+      { field: 'end_date', message: `must be at most ${MAX_REQUEST_DAYS} days after start_date (inclusive)` },
+    ])
+  if (input.half_day && input.start_date !== input.end_date)
+    throw new ValidationError(`half_day "${input.half_day}" needs start_date and end_date to be the same date (${input.start_date} to ${input.end_date} is not)`, [
+      { field: 'half_day', message: 'only when start_date = end_date' },
+    ])
+}
+
+export interface LeaveDeps {
+  database: Database
+  clock: Clock
+  defaultZone: string
+  ruleCache: RuleCache
+}
+
+export function createLeaveService({ database, clock, defaultZone, ruleCache }: LeaveDeps) {
+  const { db } = database
+  const contextOf = callerContext({ db, defaultZone, ruleCache })
+  const missingRequest = (id: number) => new NotFoundError(`Leave request ${id} does not exist`)
+  const reload = async (tx: Queryable, id: number) => toRequestResponse((await repo.findRequest(tx, id))!)
+  const thisYear = (zone: string) => yearOf(localDate(clock.now(), zone))
+
+  /** Work days of the range for the employee, in half-days per year: the rule that applies on each date and the company calendar decide. */
+  const workHalfDays = async (context: CallerContext, start: string, end: string, halfDay: 'am' | 'pm' | null) => {
+    const calendar = await calendarBetween(db, companyOf(context), start, end)
+    const perYear = new Map<number, number>()
+    for (let date = start; ; date = addDays(date, 1)) {
+      const rule = ruleFor(context.rules, date)
+      if (rule !== null && isWorkDate(policyOf(rule).workDays, date, calendar.get(date)?.kind ?? null))
+        perYear.set(yearOf(date), (perYear.get(yearOf(date)) ?? 0) + (halfDay ? 1 : 2))
+      if (date === end) break
+    }
+    return perYear
+  }
+
+  const balancesOf = async (q: Queryable, employeeId: number, year: number): Promise<BalanceResponse[]> => {
+    const [types, sums] = await Promise.all([repo.listTypes(q, undefined, null), repo.ledgerSums(q, employeeId, year)])
+    // enabled types, and disabled ones the year's ledger still mentions
+    return types.rows.filter((type) => type.status === 1 || sums.has(type.id)).map((type) => balanceOf(type, year, sums.get(type.id)))
+  }
+
+  /**
+   * Ends a pending or approved request: a pending one gives its days back to the balance
+   * (release), an approved one returns what it took (reversal). `mayEnd` refuses with a reason.
+   */
+  const cancel = async (id: number, actor: Actor, mayEnd: (row: repo.RequestRow) => string | null, ownerId?: number) => {
+    const now = clock.now()
+    return database.write(async (tx) => {
+      const before = await repo.findRequest(tx, id)
+      if (!before || (ownerId !== undefined && before.request.employeeId !== ownerId)) throw missingRequest(id)
+      const refusal = ['pending', 'approved'].includes(before.request.status)
+        ? mayEnd(before.request)
+        : `Leave request ${id} is ${before.request.status}; only a pending or approved request can be cancelled`
+      if (refusal) throw new ConflictError(refusal)
+      const from = before.request.status
+      if (!(await repo.transition(tx, id, [from], 'cancelled', now))) throw new ConflictError(`Leave request ${id} changed meanwhile; try again`)
+      const held = await repo.ledgerOf(tx, id, from === 'pending' ? 'pending' : 'taken')
+      await repo.append(
+        tx,
+        held.map((row) => ({
+          ...row,
+          id: undefined,
+          kind: from === 'pending' ? ('release' as const) : ('reversal' as const),
+          halfDays: -row.halfDays,
+          reason: 'cancelled',
+          actorId: actor.userId,
+          createdAt: now,
+        })),
+      )
+      const after = await reload(tx, id)
+      await recordAudit(tx, actor, now, {
+        action: 'leave_request.cancel',
+        resource: 'leave_request',
+        resourceId: id,
+        before: toRequestResponse(before),
+        after,
+      })
+      return after
+    })
+  }
+
+  const listRequests = async (filter: repo.RequestFilter, query: { page?: number; page_size?: number }) => {
+    const window = pageWindow(query, 10)
+    const { rows, total } = await repo.listRequests(db, filter, window)
+    return { requests: rows.map(toRequestResponse), pagination: p2Pagination(total, window) }
+  }
+
+  return {
+    // ---- balances
+
+    async ownBalances(principal: Principal, year: number | undefined) {
+      const context = await contextOf(principal)
+      return { balances: await balancesOf(db, context.employeeId, year ?? thisYear(context.zone)) }
+    },
+
+    async employeeBalances(employeeId: number, year: number | undefined) {
+      if ((await repo.employeeName(db, employeeId)) === null) throw new NotFoundError(`Employee ${employeeId} does not exist`)
+      return { balances: await balancesOf(db, employeeId, year ?? thisYear(defaultZone)) }
+    },
+
+    /** Adds days to (or takes them from) a balance; taking may not bring `remaining` below zero. */
+    async adjust(input: AdjustInput, actor: Actor): Promise<BalanceResponse> {
+      const halfDays = halfDaysOf(input.days, 'days')
+      if (halfDays === 0) throw new ValidationError('days must not be 0', [{ field: 'days', message: 'must not be 0' }])
+      const reason = requiredText(input.reason, 'reason', 500)
+      const now = clock.now()
+      return database.write(async (tx) => {
+        if ((await repo.employeeName(tx, input.employee_id)) === null)
+          throw new ValidationError(`employee_id names employee ${input.employee_id}, which does not exist`, [
+            { field: 'employee_id', message: 'does not exist' },
+          ])
+        const type = await repo.findType(tx, input.type_id)
+        if (!type)
+          throw new ValidationError(`type_id names leave type ${input.type_id}, which does not exist`, [{ field: 'type_id', message: 'does not exist' }])
+        const before = balanceOf(type, input.year, (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id))
+        const entry = {
+          employeeId: input.employee_id,
+          typeId: type.id,
+          year: input.year,
+          kind: 'adjustment' as const,
+          halfDays,
+          reason,
+          requestId: null,
+          actorId: actor.userId,
+          createdAt: now,
+        }
+        if (halfDays > 0) await repo.append(tx, [entry])
+        else if (!(await repo.appendGuarded(tx, entry, halfDays)))
+          throw new ValidationError(
+            `Taking ${daysOf(-halfDays)} days from ${type.name} ${input.year} would leave ${before.remaining + daysOf(halfDays)}: only ${before.remaining} remain`,
+            [{ field: 'days', message: `at least -${Math.max(0, before.remaining)}` }],
+          )
+        const after = balanceOf(type, input.year, (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id))
+        await recordAudit(tx, actor, now, {
+          action: 'leave_balance.adjust',
+          resource: 'leave_balance',
+          resourceId: `${input.employee_id}/${type.id}/${input.year}`,
+          before,
+          after: { ...after, days: input.days, reason },
+        })
+        return after
+      })
+    },
+
+    // ---- requests
+
+    async createRequest(principal: Principal, input: CreateRequestInput, actor: Actor): Promise<LeaveRequestResponse> {
+      const employeeId = linkedEmployee(principal, 'leave')
+      checkRequestDates(input)
+      const halfDay = input.half_day ?? null
+      const type = await repo.findType(db, input.type_id)
+      if (!type) throw new ValidationError(`type_id names leave type ${input.type_id}, which does not exist`, [{ field: 'type_id', message: 'does not exist' }])
+      if (type.status !== 1)
+        throw new ValidationError(`Leave type "${type.name}" is disabled and cannot be requested`, [{ field: 'type_id', message: 'is disabled' }])
+      const context = await contextOf(principal)
+      const perYear = await workHalfDays(context, input.start_date, input.end_date, halfDay)
+      const halfDays = [...perYear.values()].reduce((a, b) => a + b, 0)
+      if (halfDays === 0)
+        throw new ValidationError(`${input.start_date} to ${input.end_date} holds none of your work days: there is nothing to take leave from`, [
+          { field: 'start_date', message: 'the range holds no work day' },
+        ])
+      const now = clock.now()
+      return database.write(async (tx) => {
+        const span = { employeeId, startDate: input.start_date, endDate: input.end_date, halfDay }
+        const id = await repo.insertRequestUnlessOverlap(tx, { ...span, typeId: type.id, halfDays, reason: input.reason?.trim() ?? '', at: now })
+        if (id === null) {
+          const other = await repo.overlappingRequest(tx, span)
+          throw new ConflictError(
+            `Your ${other?.status ?? 'pending'} leave request ${other?.id ?? ''} (${other?.startDate} to ${other?.endDate}${other?.halfDay ? `, ${other.halfDay}` : ''}) already covers a day of ${input.start_date} to ${input.end_date}`,
+          )
+        }
+        for (const [year, amount] of perYear) {
+          const entry = { employeeId, typeId: type.id, year, kind: 'pending' as const, halfDays: amount, reason: 'requested', requestId: id, actorId: actor.userId, createdAt: now }
+          if (!type.requiresBalance) await repo.append(tx, [entry])
+          else if (!(await repo.appendGuarded(tx, entry, -amount))) {
+            const balance = balanceOf(type, year, (await repo.ledgerSums(tx, employeeId, year, type.id)).get(type.id))
+            throw new ValidationError(
+              `You asked for ${daysOf(amount)} days of ${type.name} in ${year}, but only ${balance.remaining} remain ` +
+                `(granted ${balance.granted}, taken ${balance.taken}, pending ${balance.pending})`,
+              [{ field: 'end_date', message: `${daysOf(amount)} days requested, ${balance.remaining} remain` }],
+            )
+          }
+        }
+        const request = await reload(tx, id)
+        await recordAudit(tx, actor, now, { action: 'leave_request.create', resource: 'leave_request', resourceId: id, after: request })
+        return request
+      })
+    },
+
+    ownRequests(principal: Principal, query: OwnRequestQuery) {
+      const employeeId = linkedEmployee(principal, 'leave')
+      const year = query.year === undefined ? {} : { from: `${String(query.year).padStart(4, '0')}-01-01`, to: `${String(query.year).padStart(4, '0')}-12-31` }
+      return listRequests({ employeeId, status: query.status, ...year }, query)
+    },
+
+    adminRequests(query: AdminRequestQuery) {
+      for (const field of ['start_date', 'end_date'] as const)
+        if (query[field] !== undefined && !isCalendarDate(query[field]))
+          throw new ValidationError(`${field} "${query[field]}" is not a real date`, [{ field, message: 'is not a real date' }])
+      return listRequests(
+        { employeeId: query.employee_id, typeId: query.type_id, status: query.status, from: query.start_date, to: query.end_date },
+        query,
+      )
+    },
+
+    /** The caller's own: a pending one, or an approved one whose first day has not come (in their zone). */
+    async cancelOwn(principal: Principal, id: number, actor: Actor): Promise<LeaveRequestResponse> {
+      const context = await contextOf(principal)
+      const today = localDate(clock.now(), context.zone)
+      return cancel(
+        id,
+        actor,
+        (row) =>
+          row.status === 'approved' && row.startDate <= today
+            ? `Leave request ${id} is approved and began on ${row.startDate} (today is ${today}); ask HR to cancel it`
+            : null,
+        context.employeeId,
+      )
+    },
+
+    /** HR: any pending or approved request, whenever it is. */
+    adminCancel: (id: number, actor: Actor) => cancel(id, actor, () => null),
+
+    /**
+     * Approves or rejects a pending request (approvals, CONTRACT §10, call this). One
+     * conditional update, so of two decisions at once exactly one happens; approval moves
+     * the days from pending to taken and deletes the absent records its full days cover.
+     */
+    async decide(id: number, decision: 'approved' | 'rejected', decider: Actor, note: string | null): Promise<LeaveRequestResponse> {
+      const now = clock.now()
+      return database.write(async (tx) => {
+        const before = await repo.findRequest(tx, id)
+        if (!before) throw missingRequest(id)
+        const row = await repo.transition(tx, id, ['pending'], decision, now, { by: decider.userId, note: note?.trim() || null })
+        if (!row) throw new ConflictError(`Leave request ${id} is ${before.request.status}, not pending: it cannot be ${decision}`)
+        const pending = await repo.ledgerOf(tx, id, 'pending')
+        const entry = (from: (typeof pending)[number], kind: repo.LedgerKind, halfDays: number) => ({
+          employeeId: from.employeeId,
+          typeId: from.typeId,
+          year: from.year,
+          kind,
+          halfDays,
+          reason: decision,
+          requestId: id,
+          actorId: decider.userId,
+          createdAt: now,
+        })
+        await repo.append(tx, [
+          ...pending.map((p) => entry(p, 'release', -p.halfDays)),
+          ...(decision === 'approved' ? pending.map((p) => entry(p, 'taken', p.halfDays)) : []),
+        ])
+        const deleted =
+          decision === 'approved' && row.halfDay === null ? await repo.deleteAbsences(tx, row.employeeId, row.startDate, row.endDate) : []
+        const after = await reload(tx, id)
+        await recordAudit(tx, decider, now, {
+          action: decision === 'approved' ? 'leave_request.approve' : 'leave_request.reject',
+          resource: 'leave_request',
+          resourceId: id,
+          before: toRequestResponse(before),
+          after: deleted.length > 0 ? { ...after, deleted_absent_records: deleted } : after,
+        })
+        return after
+      })
+    },
+
+    /** The month calendar's seam: each date of [start, end] an approved request covers. */
+    leaveOf: (async (employeeId, start, end) => {
+      const days = new Map<string, { request_id: number; type_name: string; half_day: 'am' | 'pm' | null }>()
+      for (const request of await repo.approvedBetween(db, employeeId, start, end)) {
+        const first = request.startDate > start ? request.startDate : start
+        const last = request.endDate < end ? request.endDate : end
+        for (const date of repo.datesOf(first, last))
+          days.set(date, { request_id: request.id, type_name: request.typeName, half_day: request.halfDay })
+      }
+      return days
+    }) satisfies LeaveOfDates,
+  }
+}
+
+export type LeaveService = ReturnType<typeof createLeaveService>
