@@ -35,6 +35,8 @@ import { createDepartmentsService } from './modules/departments/service'
 import { employeesController } from './modules/employees'
 import { createEmployeesService } from './modules/employees/service'
 import { healthController } from './modules/health'
+import { approvalsController } from './modules/approvals'
+import { createApprovalsService } from './modules/approvals/service'
 import { leaveAdminController, leaveController } from './modules/leave'
 import { createLeaveService } from './modules/leave/service'
 import { createLeaveTypesService } from './modules/leave/types'
@@ -113,6 +115,7 @@ export function createApp(deps: AppDeps) {
     .use(calendarController(guard, locale, reply, createCalendarService(attendanceDeps, leave.leaveOf)))
     .use(leaveAdminController(guard, reply, leave, leaveTypes))
     .use(leaveController(guard, reply, leave, leaveTypes))
+    .use(approvalsController(guard, reply, createApprovalsService({ database, leave })))
     .use(salariesAdminController(guard, locale, reply, salaries))
     .use(salariesEmployeeController(guard, locale, reply, salaries))
     .use(

@@ -464,6 +464,41 @@ const STEPS: Step[] = [
     status: 200,
     entry: { actorId: 1, action: 'leave_request.cancel', resource: 'leave_request', resourceId: '2' },
   },
+  // approvals (CONTRACT §10): the administrator holds approvals:manage; Cid decides nothing, least of all their own
+  {
+    method: 'POST',
+    path: '/api/v1/leave/requests',
+    as: () => cid,
+    body: { type_id: 1, start_date: '2024-03-20', end_date: '2024-03-20' },
+    status: 201,
+    entry: { actorId: 3, action: 'leave_request.create', resource: 'leave_request', resourceId: '3' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/leave/requests',
+    as: () => cid,
+    body: { type_id: 1, start_date: '2024-03-21', end_date: '2024-03-21' },
+    status: 201,
+    entry: { actorId: 3, action: 'leave_request.create', resource: 'leave_request', resourceId: '4' },
+  },
+  { method: 'POST', path: '/api/v1/approvals/leave/3/approve', as: () => cid, body: {}, status: 403 },
+  {
+    method: 'POST',
+    path: '/api/v1/approvals/leave/3/approve',
+    body: { note: 'Enjoy' },
+    status: 200,
+    entry: { actorId: 1, action: 'leave_request.approve', resource: 'leave_request', resourceId: '3' },
+  },
+  { method: 'POST', path: '/api/v1/approvals/leave/3/reject', body: { note: 'Too late' }, status: 409 },
+  { method: 'POST', path: '/api/v1/approvals/leave/4/reject', body: { note: '   ' }, status: 400 },
+  {
+    method: 'POST',
+    path: '/api/v1/approvals/leave/4/reject',
+    body: { note: 'Busy week' },
+    status: 200,
+    entry: { actorId: 1, action: 'leave_request.reject', resource: 'leave_request', resourceId: '4' },
+  },
+  { method: 'PUT', path: '/api/v1/admin/employees/2', body: { manager_id: 2 }, status: 400 },
   {
     method: 'POST',
     path: '/api/v1/admin/leave/types',
@@ -629,8 +664,8 @@ describe('every change leaves exactly one audit entry; a refused one leaves none
     const unaudited = ['/api/v1/attendance/clock-in', '/api/v1/attendance/clock-out', '/api/v1/storage/presigned-url']
     const changing = t.app.routes
       .filter((route) => !['GET', 'HEAD'].includes(route.method) && route.path.startsWith('/api/') && !unaudited.includes(route.path))
-      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '1')}`)
-    // ids and dates (the work calendar's) stand for any
+      .map((route) => `${route.method} ${route.path.replace(/:kind/g, 'leave').replace(/:(\w+)/g, '1')}`)
+    // ids and dates (the work calendar's) stand for any; approvals' kind leave stands for every kind
     const covered = new Set(
       STEPS.filter((step) => step.entry).map((step) => `${step.method} ${step.path.replace(/\/\d{4}-\d{2}-\d{2}|\/\d+/g, '/1')}`),
     )

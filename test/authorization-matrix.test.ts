@@ -489,6 +489,7 @@ const SHARED_READS: Record<string, string> = {
   'GET /api/v1/attendance/rule': 'the rule of the group A and B share',
   'GET /api/v1/storage/config': 'the settings of the service',
   'GET /api/v1/leave/types': 'the leave types everyone may request',
+  'GET /api/v1/approvals': 'A and B manage nobody and hold no approvals:manage: both inboxes are empty (routing: test/approvals.test.ts)',
 }
 /** Reads of A's own figures with no names or ids: A's answer must differ from B's, and not move when B's data is added. */
 const FIGURES_ONLY: Record<string, string> = {

@@ -40,6 +40,7 @@ const employee = (fields: Fields) => ({
   status: 1,
   user_id: null,
   attendance_group_id: null,
+  manager_id: null,
   created_at: NOW,
   updated_at: NOW,
   ...fields,

@@ -163,6 +163,9 @@ export const EXAMPLE_STEPS: ExampleStep[] = [
   { operation: 'POST /api/v1/admin/leave/balances/adjust' },
   // Monday and Tuesday after the frozen Friday: work days under the rule example, while li.wei is in its group
   { operation: 'POST /api/v1/leave/requests', as: 'employee' },
+  // the administrator holds approvals:manage and is not li.wei: it decides li.wei's request; deciding it again is a 409
+  { operation: 'POST /api/v1/approvals/{kind}/{id}/approve', path: '/api/v1/approvals/leave/1/approve' },
+  { operation: 'POST /api/v1/approvals/{kind}/{id}/reject', path: '/api/v1/approvals/leave/1/reject', expect: 409 },
   { operation: 'DELETE /api/v1/admin/attendance/groups/{id}/employees', path: '/api/v1/admin/attendance/groups/1/employees' },
   { operation: 'POST /api/v1/admin/salaries' },
   { operation: 'PUT /api/v1/admin/salaries/{id}', path: '/api/v1/admin/salaries/1' },

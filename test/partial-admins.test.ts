@@ -341,3 +341,30 @@ describe('the same partial administrators on accounts and roles that hold no mor
     expect(entry).toMatchObject({ actor_id: 1, before: { roles: [] }, after: { roles: ['employee'] } })
   })
 })
+
+describe('making oneself someone’s manager', () => {
+  test('employees:update with an employee record cannot become the CEO’s manager (it would decide their leave); approvals:manage can', async () => {
+    const clerk = await clerkWith('employees:update')
+    const own = await ok('POST', '/api/v1/admin/employees', { name: 'Clerk Himself', user_id: clerk.id })
+    const token = await login(t.app, 'clerk-only-employees-update', 'clerk-only-employees-update-password-1')
+    const before = await tableRows(t)
+    const reply = await req(t.app, 'PUT', `/api/v1/admin/employees/${ids.ceoEmployee}`, { token, body: { manager_id: own.id } })
+    expect(reply.body).toEqual(
+      errorBody(
+        403,
+        'You cannot make yourself the manager of an employee: that would let you decide their requests, which needs approvals:manage',
+      ),
+    )
+    expect(await tableRows(t)).toEqual(before)
+    const created = await req(t.app, 'POST', '/api/v1/admin/employees', { token, body: { name: 'New Report', manager_id: own.id } })
+    expect(created.status).toBe(403)
+
+    // another manager is fine, and an approvals:manage holder may name themselves
+    const other = await ok('POST', '/api/v1/admin/employees', { name: 'Another Manager' })
+    const named = await req(t.app, 'PUT', `/api/v1/admin/employees/${ids.ceoEmployee}`, { token, body: { manager_id: other.id } })
+    expect([named.status, named.body.data.manager_id]).toEqual([200, other.id])
+    const adminEmployee = await ok('POST', '/api/v1/admin/employees', { name: 'Admin Employee', user_id: 1 })
+    const self = await req(t.app, 'PUT', `/api/v1/admin/employees/${ids.ceoEmployee}`, { token: admin, body: { manager_id: adminEmployee.id } })
+    expect([self.status, self.body.data.manager_id]).toEqual([200, adminEmployee.id])
+  })
+})

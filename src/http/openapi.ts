@@ -60,6 +60,10 @@ export const TAGS = [
   { name: 'Attendance records', description: 'Every employee’s records, refused clock attempts and closing a work day.' },
   { name: 'Salaries', description: 'Monthly salary records in yuan (stored exactly in fen), their statuses and statistics.' },
   { name: 'My salaries', description: 'An employee’s own salary records.' },
+  {
+    name: 'Approvals',
+    description: 'Requests you may decide (your reports’, your attendance group’s, or anyone’s with approvals:manage), and approving or rejecting them.',
+  },
   { name: 'Leave', description: 'Leave types, balances (a ledger of every change) and requests: your own, and every employee’s for HR.' },
   {
     name: 'Files',

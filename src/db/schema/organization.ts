@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { check, index, integer, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
 import { timestamps } from './columns'
 import { users } from './users'
 
@@ -40,10 +40,13 @@ export const employees = sqliteTable(
     hireDate: text('hire_date'),
     status: integer('status').notNull().default(1),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Who decides this employee's requests (CONTRACT §10): another employee; never a cycle. */
+    managerId: integer('manager_id').references((): AnySQLiteColumn => employees.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('employees_employee_no_unique').on(t.employeeNo),
+    index('employees_manager_idx').on(t.managerId),
     uniqueIndex('employees_user_unique').on(t.userId),
     index('employees_department_idx').on(t.departmentId),
     index('employees_company_idx').on(t.companyId),

@@ -17,6 +17,7 @@ export const Employee = t.Object({
   status: t.Integer({ description: '1 = active, 0 = left' }),
   user_id: t.Nullable(t.Integer()),
   attendance_group_id: t.Nullable(t.Integer()),
+  manager_id: t.Nullable(t.Integer({ description: 'the employee who decides this one’s requests (extension); null: their attendance group’s manager' })),
   created_at: Timestamp,
   updated_at: Timestamp,
 })
@@ -37,6 +38,7 @@ const employeeFields = {
   hire_date: t.Optional(t.Nullable(DateString)),
   status: t.Optional(EmployeeStatus),
   user_id: t.Optional(Id),
+  manager_id: t.Optional(t.Nullable(Id, { description: 'another employee, who decides this one’s leave and corrections; never a cycle' })),
   username: t.Optional(Username),
   password: t.Optional(Password),
 }

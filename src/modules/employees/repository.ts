@@ -75,3 +75,14 @@ export async function listEmployees(db: Queryable, filter: EmployeeFilter, windo
   ])
   return { rows: rows.map(merge), total }
 }
+
+/** The employee's name and manager_id; null when there is no such employee. */
+export async function managerOf(db: Queryable, id: number): Promise<{ name: string; managerId: number | null } | null> {
+  const [row] = await db.select({ name: employees.name, managerId: employees.managerId }).from(employees).where(eq(employees.id, id)).limit(1)
+  return row ?? null
+}
+
+/** Reports of a departing employee lose their manager. */
+export async function clearManager(db: Queryable, managerId: number): Promise<void> {
+  await db.update(employees).set({ managerId: null }).where(eq(employees.managerId, managerId))
+}

@@ -11,7 +11,7 @@ import { optionalText, requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
 import type { AccessResolver, Principal } from '../rbac/access'
 import { EMPLOYEE_ROLE } from '../rbac/catalogue'
-import { requireLink, requireRoles, type LinkChange } from '../rbac/people'
+import { requireLink, requireManagerChange, requireRoles, type LinkChange } from '../rbac/people'
 import { findRoleId, findRolesByName, grantRole, roleNamesByUser } from '../rbac/repository'
 import { insertUser } from '../users/repository'
 import { usernameTaken } from '../users/service'
@@ -33,6 +33,7 @@ export function toEmployeeResponse(row: repo.EmployeeWithDepartment): EmployeeRe
     status: row.status,
     user_id: row.userId,
     attendance_group_id: row.attendanceGroupId,
+    manager_id: row.managerId,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   }
@@ -61,6 +62,33 @@ async function checkReferences(
     problems.push({ field: 'user_id', message: `user ${refs.user_id} does not exist` })
   if (problems.length > 0)
     throw new ValidationError(problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems)
+}
+
+/**
+ * 400 unless `managerId` names an existing employee whose own chain of managers does not lead back
+ * to `employeeId` (itself included): the message names the chain (CONTRACT §10).
+ */
+async function checkManager(tx: Tx, employee: { id: number; name: string } | null, managerId: number | null | undefined): Promise<void> {
+  if (managerId === undefined || managerId === null) return
+  if (employee !== null && managerId === employee.id)
+    throw new ValidationError(`manager_id ${managerId}: an employee cannot be their own manager`, [{ field: 'manager_id', message: 'is the employee itself' }])
+  const chain = employee === null ? [] : [employee]
+  const seen = new Set(chain.map((link) => link.id))
+  for (let next: number | null = managerId; next !== null; ) {
+    const manager = await repo.managerOf(tx, next)
+    if (manager === null) {
+      if (next === managerId)
+        throw new ValidationError(`manager_id names employee ${managerId}, which does not exist`, [{ field: 'manager_id', message: 'does not exist' }])
+      return
+    }
+    chain.push({ id: next, name: manager.name })
+    if (seen.has(next)) break
+    seen.add(next)
+    next = manager.managerId
+  }
+  if (employee === null || chain.at(-1)?.id !== employee.id) return
+  const names = chain.map((link) => `${link.name} (${link.id})`).join(' → ')
+  throw new ValidationError(`manager_id ${managerId} would make a cycle of managers: ${names}`, [{ field: 'manager_id', message: `makes a cycle: ${names}` }])
 }
 
 function conflictFor(error: unknown, input: { employee_no?: string | null; user_id?: number | null; username?: string }) {
@@ -130,6 +158,8 @@ export function createEmployeesService({ database, clock, access }: { database: 
       try {
         const created = await database.write(async (tx) => {
           await checkReferences(tx, input)
+          requireManagerChange(principal, input.manager_id)
+          await checkManager(tx, null, input.manager_id)
           let userId = input.user_id ?? null
           if (input.username !== undefined && passwordHash !== null) {
             await requireRoles(tx, principal, await findRolesByName(tx, [EMPLOYEE_ROLE]), 'give a new account role employee')
@@ -148,6 +178,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
             hireDate: input.hire_date ?? null,
             status: input.status ?? 1,
             userId,
+            managerId: input.manager_id ?? null,
             createdAt: now,
             updatedAt: now,
           })
@@ -174,6 +205,8 @@ export function createEmployeesService({ database, clock, access }: { database: 
           if (!current) throw missing(id)
           previousUserId = current.userId
           await checkReferences(tx, input)
+          if (input.manager_id !== current.managerId) requireManagerChange(principal, input.manager_id)
+          await checkManager(tx, { id, name: current.name }, input.manager_id)
           if (input.user_id !== undefined)
             await changeLink(tx, principal, actor, { from: current.userId, to: input.user_id, existingRecord: true }, now)
           await repo.updateEmployee(tx, id, {
@@ -187,6 +220,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
             hireDate: input.hire_date,
             status: input.status,
             userId: input.user_id,
+            managerId: input.manager_id,
             updatedAt: now,
           })
           const after = toEmployeeResponse((await repo.findEmployee(tx, id))!)
@@ -219,6 +253,8 @@ export function createEmployeesService({ database, clock, access }: { database: 
           if (!current) throw missing(id)
           userId = current.userId
           await requireLink(tx, principal, { from: current.userId, to: null, existingRecord: true })
+          // the column's ON DELETE SET NULL, done here (SQLite cannot add it to an existing column): reports lose their manager
+          await repo.clearManager(tx, id)
           await repo.deleteEmployee(tx, id)
           await recordAudit(tx, actor, now, { action: 'employee.delete', resource: 'employee', resourceId: id, before: toEmployeeResponse(current) })
         })

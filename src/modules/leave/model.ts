@@ -104,7 +104,7 @@ export const LeaveRequest = t.Object({
   days: Days('work days of the range, 0.5 for a half day'),
   reason: t.String(),
   status: RequestStatus,
-  approver: t.Nullable(t.Object({ id: t.Integer({ description: 'an employee id' }), name: t.String() }, { description: 'who decides it: the employee’s attendance group’s manager' })),
+  approver: t.Nullable(t.Object({ id: t.Integer({ description: 'an employee id' }), name: t.String() }, { description: 'who decides it: the employee’s manager (manager_id), else their attendance group’s manager; never the employee themselves' })),
   decided_by: t.Nullable(t.Object({ id: t.Integer({ description: 'a user id' }), name: t.String() }, { description: 'the account that approved, rejected or cancelled it' })),
   decided_at: t.Nullable(Timestamp),
   decision_note: t.Nullable(t.String()),

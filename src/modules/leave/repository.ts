@@ -196,6 +196,9 @@ export interface FullRequest {
   deciderName: string | null
 }
 
+/** The employee who decides a request: the employee's manager_id, else their attendance group's manager. */
+const approverIdOf = sql<number | null>`coalesce(${employees.managerId}, ${attendanceGroups.managerId})`
+
 function fullRequests(db: Queryable, where: SQL | undefined) {
   return db
     .select(fullColumns)
@@ -204,8 +207,8 @@ function fullRequests(db: Queryable, where: SQL | undefined) {
     .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
     .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, leaveRequests.employeeId))
     .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
-    // nobody decides their own request: a manager asking for leave has no approver here
-    .leftJoin(manager, and(eq(manager.id, attendanceGroups.managerId), sql`${manager.id} <> ${leaveRequests.employeeId}`))
+    // the employee's own manager, else their group's (CONTRACT §10); nobody decides their own request
+    .leftJoin(manager, and(eq(manager.id, approverIdOf), sql`${manager.id} <> ${leaveRequests.employeeId}`))
     .leftJoin(decider, eq(decider.id, leaveRequests.decidedBy))
     .where(where)
 }
@@ -236,6 +239,35 @@ export async function listRequests(db: Queryable, filter: RequestFilter, window:
   const [rows, [{ total }]] = await Promise.all([
     fullRequests(db, where).orderBy(desc(leaveRequests.startDate), desc(leaveRequests.id)).limit(window.pageSize).offset(window.offset),
     db.select({ total: count() }).from(leaveRequests).where(where),
+  ])
+  return { rows: rows as FullRequest[], total }
+}
+
+export interface DecidableFilter {
+  status: RequestRow['status']
+  /** only requests this employee decides (routing); undefined: every request (approvals:manage) */
+  approverId?: number
+  /** never the caller's own requests */
+  exceptEmployeeId: number | null
+}
+
+/** The requests a caller may decide (approvals inbox, CONTRACT §10), oldest first. */
+export async function listDecidable(db: Queryable, filter: DecidableFilter, window: PageWindow) {
+  const where = and(
+    eq(leaveRequests.status, filter.status),
+    filter.approverId === undefined ? undefined : and(eq(manager.id, filter.approverId), isNotNull(manager.id)),
+    filter.exceptEmployeeId === null ? undefined : sql`${leaveRequests.employeeId} <> ${filter.exceptEmployeeId}`,
+  )
+  const [rows, [{ total }]] = await Promise.all([
+    fullRequests(db, where).orderBy(asc(leaveRequests.createdAt), asc(leaveRequests.id)).limit(window.pageSize).offset(window.offset),
+    db
+      .select({ total: count() })
+      .from(leaveRequests)
+      .innerJoin(employees, eq(employees.id, leaveRequests.employeeId))
+      .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, leaveRequests.employeeId))
+      .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
+      .leftJoin(manager, and(eq(manager.id, approverIdOf), sql`${manager.id} <> ${leaveRequests.employeeId}`))
+      .where(where),
   ])
   return { rows: rows as FullRequest[], total }
 }

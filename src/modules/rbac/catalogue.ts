@@ -57,6 +57,7 @@ export const PERMISSION_CATALOGUE = [
   { name: 'leave:manage', displayName: 'Manage leave', description: 'Adjust leave balances and cancel anyone’s leave' },
   { name: 'leave_types:read', displayName: 'Read leave types', description: 'List and read leave types' },
   { name: 'leave_types:manage', displayName: 'Manage leave types', description: 'Create, edit and delete leave types' },
+  { name: 'approvals:manage', displayName: 'Decide any request', description: 'Approve or reject anyone’s leave and corrections but one’s own' },
 ] as const satisfies readonly { name: `${string}:${string}`; displayName: string; description: string }[]
 
 export type PermissionName = (typeof PERMISSION_CATALOGUE)[number]['name']

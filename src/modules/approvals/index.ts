@@ -1,0 +1,59 @@
+import { Elysia } from 'elysia'
+import type { AuthGuard } from '../../http/auth'
+import { Envelope, type Replier } from '../../http/envelope'
+import { errors } from '../../http/openapi'
+import { LeaveRequest } from '../leave/model'
+import { ApproveBody, DecisionParams, Inbox, InboxQuery, RejectBody } from './model'
+import type { ApprovalsService } from './service'
+
+const detail = (summary: string, extra: object = {}) => ({ tags: ['Approvals'], summary, ...extra })
+
+const WHO =
+  'You decide a request when you are the employee’s manager (manager_id), or, when they have none, their attendance group’s manager; ' +
+  'holders of approvals:manage decide any request. Nobody decides their own.'
+
+const DECISION_ERRORS = {
+  403: 'The request is your own, or not yours to decide',
+  404: 'No such request (kind correction has none yet)',
+  409: 'The request is not pending (decided or cancelled, perhaps just now by someone else)',
+}
+
+/** The approvals inbox and decisions (CONTRACT §10). Any signed-in user; the routing decides what they see. */
+export const approvalsController = (guard: AuthGuard, reply: Replier, approvals: ApprovalsService) =>
+  new Elysia({ name: 'approvals', prefix: '/api/v1/approvals' })
+    .use(guard)
+    .get('', async ({ principal, query }) => reply.ok(await approvals.inbox(principal, query)), {
+      auth: true,
+      query: InboxQuery,
+      response: Envelope(Inbox),
+      detail: detail('The requests you may decide, oldest first', {
+        description: `${WHO} status defaults to pending. Kind correction has no requests yet.`,
+      }),
+    })
+    .post(
+      '/:kind/:id/approve',
+      async ({ principal, params, body, actor }) =>
+        reply.ok(await approvals.decide(principal, params.kind, params.id, 'approved', body.note, actor), 'Request approved'),
+      {
+        auth: true,
+        params: DecisionParams,
+        body: ApproveBody,
+        response: Envelope(LeaveRequest),
+        detail: detail('Approve a pending request', { description: `${WHO} The note is optional.`, ...errors(DECISION_ERRORS) }),
+      },
+    )
+    .post(
+      '/:kind/:id/reject',
+      async ({ principal, params, body, actor }) =>
+        reply.ok(await approvals.decide(principal, params.kind, params.id, 'rejected', body.note, actor), 'Request rejected'),
+      {
+        auth: true,
+        params: DecisionParams,
+        body: RejectBody,
+        response: Envelope(LeaveRequest),
+        detail: detail('Reject a pending request, saying why', {
+          description: `${WHO} The note is required.`,
+          ...errors({ 400: 'The note is missing or blank', ...DECISION_ERRORS }),
+        }),
+      },
+    )
