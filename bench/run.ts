@@ -17,6 +17,7 @@ import { ROOT, startServer } from './lib/server'
 import { bareElysia, rawInserts, rawPointSelects } from './scenarios/baselines'
 import * as scenario from './scenarios/service'
 import { uploadScenario } from './scenarios/upload'
+import { closeDayRequest, dayCloseScenario, reopenDay } from './scenarios/day-close'
 
 const smoke = process.argv.includes('--smoke')
 const outArg = process.argv.indexOf('--out')
@@ -124,8 +125,13 @@ const two = await withServer(2, async (seeded) => {
 })
 await undoBurst()
 
+log(`S8: day close of every group on ${seed.day_close.work_day} (${seed.day_close.on_leave} on leave) and on the holiday ${seed.day_close.holiday}`)
+const s8 = await dayCloseScenario(serverEnv, await adminToken(dbUrl, SECRET), { workDay: seed.day_close.work_day, holiday: seed.day_close.holiday }, smoke ? 1 : 3)
+
 log('query plans of the scenarios')
 const plans = await (async () => {
+  // the S8 request closes the work day again, as S8 found it
+  await reopenDay(dbUrl, seed.day_close.work_day)
   const seeded = { base: 'http://localhost', people, adminToken: await adminToken(dbUrl, SECRET), dates: shape.dates, months: shape.months }
   const request = ({ url, init }: LoadRequest) => new Request(url, init)
   const { requests } = scenario
@@ -138,6 +144,7 @@ const plans = await (async () => {
     'S4 monthly statistics': request(requests.monthlyStatistics(seeded, 0)),
     'S5 salary statistics of a month': request(requests.salaryStatistics(seeded, 0)),
     'S5 salary statistics of all months': request(requests.salaryStatistics(seeded, 1)),
+    'S8 day close of every group, a work day with leave': closeDayRequest(seeded.base, seeded.adminToken, seed.day_close.work_day),
   })
   await undoBurst()
   return found
@@ -156,7 +163,14 @@ function brief(sql: string): string {
     .replace(/\s+/g, ' ')
     .replace(/^select (?!count).*? from /i, 'select … from ')
     .replace(/ returning .*$/i, ' returning …')
-    .replace(/^insert into ("\w+") \(.*?\) values \(.*?\)/i, 'insert into $1 (…) values (…)')
+    .replace(/^insert into ("\w+") \(.*?\) values \(.*?\)(, \(.*?\))*/i, 'insert into $1 (…) values (…)')
+    .replace(/ in \((\?, )*\?\)/gi, ' in (…)')
+}
+
+/** A scenario's statements, one of each shape: the same statement with more rows or listed ids is shown once. */
+function distinct(statements: { sql: string; plan: string[] }[]) {
+  const seen = new Set<string>()
+  return statements.filter(({ sql }) => !seen.has(brief(sql)) && seen.add(brief(sql)))
 }
 
 function report(): string {
@@ -167,6 +181,13 @@ function report(): string {
   const holds = (ok: boolean) => (ok ? 'holds' : '**misses**')
   const clean = (result: LoadResult) => (result.failures === 0 ? '' : ` (${result.failures} failed: ${JSON.stringify(result.statuses)})`)
   const writeBase = Math.min(b1.throughput, b2.throughput)
+  // S8's baseline: B2's cost of one row in its own transaction, times the rows the close wrote
+  const b2PerRowMs = (b2.seconds * 1000) / b2.requests
+  const dayClose = (run: typeof s8.workDay) => {
+    const rowsWritten = run.absences + run.exceptions + run.closedDays
+    const perEmployee = (run.ms * 1000) / Math.max(1, run.employees)
+    return `${ms(run.ms)} for ${run.groups} groups, ${run.employees.toLocaleString('en')} employees (${perEmployee.toFixed(1)} µs each); wrote ${run.absences.toLocaleString('en')} absences, ${run.exceptions} exceptions, ${run.closedDays} closed days; ${run.onLeave.toLocaleString('en')} on approved leave, ${run.leaveRecords} records for them; ${(run.ms / (b2PerRowMs * Math.max(1, rowsWritten))).toFixed(1)}× B2 per row × ${rowsWritten.toLocaleString('en')} rows (runs: ${run.runs.map((value) => value.toFixed(0)).join(', ')} ms)`
+  }
   const readBase = Math.min(b1.throughput, b3.throughput)
   const rows: [string, string, string, string][] = [
     [
@@ -236,6 +257,8 @@ function report(): string {
       'reported',
       '—',
     ],
+    [`S8 day close: a work day with leave (${s8.workDay.date})`, dayClose(s8.workDay), 'reported', s8.workDay.leaveRecords === 0 ? '—' : '**leave got records**'],
+    [`S8 day close: a holiday (${s8.holiday.date})`, dayClose(s8.holiday), 'reported', s8.holiday.absences === 0 ? '—' : '**holiday got absences**'],
   ]
   const load = (name: string, result: LoadResult, connections: string) =>
     `| ${name} | ${connections} | ${result.requests.toLocaleString('en')} | ${result.seconds.toFixed(2)} s | ${rps(result)} | ${ms(result.p50)} | ${ms(result.p99)} | ${ms(result.max)} |`
@@ -245,10 +268,11 @@ function report(): string {
 
 ${smoke ? '**Smoke run** (tiny data; figures mean nothing, it only shows the suite works).\n\n' : ''}- Date: ${new Date().toISOString()}
 - Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${mb(totalmem())} memory, Linux ${release()}, Bun ${Bun.version}
-- Data: ${seed.counts.employees.toLocaleString('en')} employees in ${seed.counts.attendance_groups} groups, ${seed.counts.attendance_records.toLocaleString('en')} attendance records, ${seed.counts.salaries.toLocaleString('en')} salaries, ${seed.counts.files.toLocaleString('en')} files
+- Data: ${seed.counts.employees.toLocaleString('en')} employees in ${seed.counts.attendance_groups} groups, ${seed.counts.attendance_records.toLocaleString('en')} attendance records, ${seed.counts.salaries.toLocaleString('en')} salaries, ${seed.counts.files.toLocaleString('en')} files, ${seed.counts.calendar_days} calendar days (${Object.entries(seed.work_dates.calendar).map(([date, kind]) => `${date} ${kind}`).join(', ')}), ${seed.counts.leave_requests.toLocaleString('en')} approved leave requests (${seed.counts.leave_ledger.toLocaleString('en')} ledger rows; ${seed.day_close.on_leave} employees on leave on ${seed.day_close.work_day}); no records on holidays or on approved leave
 - Seeding: ${seed.counts.attendance_records.toLocaleString('en')} attendance records in ${recordSeconds.toFixed(1)} s with their indexes, ${seed.attendance_rows_per_second.toLocaleString('en')} rows/s (target: 1,000,000 in under 120 s: ${holds((recordSeconds * 1_000_000) / Math.max(1, seed.counts.attendance_records) < 120)}); the whole seed ${seed.timings.total.toFixed(1)} s
 - Warm-up: before the scenarios, ${WARM_MS / 1000} s of employee reads and the clock-ins of the ${(size.employees - size.burst).toLocaleString('en')} employees outside the S1 burst; before each latency scenario (S3, S4), ${WARM_MS / 1000} s of its own requests, unmeasured.
 - Load driver: Bun's fetch in this process, a fixed number of keep-alive connections, against server processes on 127.0.0.1; the machine is shared, so compare ratios, not absolute figures. Throughput scenarios use 64 connections; latency targets (S3–S5) are measured one request at a time, because a saturated server's latency is the length of its queue.
+- S8 (day close): the close-day request handled in this process (the app as the server builds it, no network) against the seeded database after S1–S7, every group at once; before each run the date is put back unclosed (its absences deleted, its closed-day rows removed). Median of ${smoke ? 1 : 3} runs after one unmeasured; its baseline is B2's cost per row (one insert, its own transaction) times the rows the close wrote.
 - Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s
 
 ## Targets
@@ -282,7 +306,7 @@ Every statement each scenario's request runs (caught in this process against the
 ${Object.entries(plans)
   .map(
     ([name, statements]) =>
-      `### ${name}\n\n${statements.map(({ sql, plan }) => `- \`${brief(sql)}\`\n${(plan.length ? plan : ['(a write: no plan)']).map((line) => `  - ${line}`).join('\n')}`).join('\n')}`,
+      `### ${name}\n\n${distinct(statements).map(({ sql, plan }) => `- \`${brief(sql)}\`\n${(plan.length ? plan : ['(a write: no plan)']).map((line) => `  - ${line}`).join('\n')}`).join('\n')}`,
   )
   .join('\n\n')}
 

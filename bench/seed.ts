@@ -26,6 +26,7 @@ import { workDates } from './lib/attendance-rows'
 import { COMPANY, seedOrganization } from './lib/organization'
 import { createRandom } from './lib/random'
 import { seedFiles } from './lib/files'
+import { benchCalendar, CLOSE_DATE_LEAVE_SHARE, seedCalendarAndLeave } from './lib/leave'
 import { seedSalaries } from './lib/salaries'
 import { monthsBefore } from './lib/salary-rows'
 import { BENCH_DATA_DIR, DEFAULTS, FLAGS, optionsFromArgs, SMOKE_OPTIONS, type SeedOptions } from './lib/seed-options'
@@ -114,7 +115,9 @@ export async function seedDatabase(options: SeedOptions = {}) {
     const employeeRole = (await client.execute("SELECT id FROM roles WHERE name = 'employee'")).rows[0]
     const adminId = Number(admin.id)
 
-    const dates = workDates(endDate, o.days)
+    // the company calendar (holidays, a make-up workday) decides the work dates, as it does the service's
+    const calendar = benchCalendar(endDate, o.days)
+    const dates = workDates(endDate, o.days, undefined, calendar.days)
     const salaryMonths = monthsBefore(endDate.slice(0, 7), o.salaryMonths)
     const earliest = [dates[0], salaryMonths.length > 0 ? `${salaryMonths[0]}-01` : dates[0]].sort()[0]
 
@@ -141,13 +144,25 @@ export async function seedDatabase(options: SeedOptions = {}) {
     lap('organization', phase)
     log(`organization: ${o.employees} employees in ${o.groups} groups in ${timings.organization} ms`)
 
-    // 3. attendance
+    // 3. the company calendar, a leave type and approved leave (with its ledger), then attendance, which leaves out whoever is on leave
+    const leave = await seedCalendarAndLeave(client, random, {
+      org,
+      dates,
+      calendar,
+      adminId,
+      zone: COMPANY.timezone,
+      rowsPerStatement: ROWS_PER_STATEMENT,
+    })
+    timings.calendar_and_leave = leave.ms
+    log(`calendar and leave: ${JSON.stringify(leave.counts)} in ${leave.ms} ms`)
     const lastEnded = addDays(localDate(now, COMPANY.timezone), -1)
     const attendance = await seedAttendance(client, random, {
       org,
       dates,
       zone: COMPANY.timezone,
       lastEnded,
+      onLeave: leave.onLeave,
+      calendarDates: new Set(calendar.days.keys()),
       rowsPerStatement: ROWS_PER_STATEMENT,
       log,
     })
@@ -196,6 +211,10 @@ export async function seedDatabase(options: SeedOptions = {}) {
       'attendance_group_members',
       'attendance_records',
       'attendance_closed_days',
+      'calendar_days',
+      'leave_types',
+      'leave_requests',
+      'leave_ledger',
       'salaries',
       'files',
     ])
@@ -239,6 +258,14 @@ export async function seedDatabase(options: SeedOptions = {}) {
         work_days: dates.length,
         weekdays: '1-5',
         closed_through: attendance.closedThrough,
+        calendar: Object.fromEntries([...calendar.days].sort(([a], [b]) => a.localeCompare(b))),
+      },
+      /** S8's dates: a work day with CLOSE_DATE_LEAVE_SHARE of employees on approved leave, and a weekday holiday */
+      day_close: {
+        work_day: calendar.closeDate,
+        on_leave: leave.onLeave.get(calendar.closeDate)?.size ?? 0,
+        leave_share: CLOSE_DATE_LEAVE_SHARE,
+        holiday: calendar.holiday,
       },
       salary_months: {
         first: salaryMonths[0] ?? null,

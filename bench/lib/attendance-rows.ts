@@ -72,10 +72,21 @@ export const policyOf = (rule: SeedRule): PolicyRule => ({
   flexible: false,
 })
 
-/** The last `count` dates on or before `end` whose ISO weekday is a work day, oldest first. */
-export function workDates(end: string, count: number, days: readonly number[] = WORK_DAYS): string[] {
+/**
+ * The last `count` work dates on or before `end`, oldest first: dates whose ISO weekday is
+ * a work day, less the company calendar's holidays, plus its make-up workdays.
+ */
+export function workDates(
+  end: string,
+  count: number,
+  days: readonly number[] = WORK_DAYS,
+  calendar: ReadonlyMap<string, 'holiday' | 'workday'> = new Map(),
+): string[] {
   const dates: string[] = []
-  for (let date = end; dates.length < count; date = addDays(date, -1)) if (days.includes(weekday(date))) dates.push(date)
+  for (let date = end; dates.length < count; date = addDays(date, -1)) {
+    const kind = calendar.get(date)
+    if (kind === 'workday' || (kind !== 'holiday' && days.includes(weekday(date)))) dates.push(date)
+  }
   return dates.reverse()
 }
 

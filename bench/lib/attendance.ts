@@ -17,6 +17,10 @@ export interface AttendanceInput {
   zone: string
   /** the last day the service's day-close job could already have closed */
   lastEnded: string
+  /** employees on a full day of approved leave, by date: they get no record (day close writes none for them) */
+  onLeave: ReadonlyMap<string, ReadonlySet<number>>
+  /** dates the company calendar changes (make-up workdays): the policy check, which judges by weekday, skips them */
+  calendarDates: ReadonlySet<string>
   rowsPerStatement: number
   log: (message: string) => void
 }
@@ -33,7 +37,8 @@ export async function seedAttendance(client: Client, random: Random, input: Atte
   const { org, dates, zone } = input
   const timings: Record<string, number> = {}
   const employees = org.employees.last - org.employees.first + 1
-  const total = employees * dates.length
+  let total = employees * dates.length
+  for (const date of dates) total -= input.onLeave.get(date)?.size ?? 0
   const checkEvery = Math.max(1, Math.floor(total / POLICY_SAMPLE))
   const byStatus = emptyByStatus()
   const sampleByStatus = emptyByStatus()
@@ -52,13 +57,16 @@ export async function seedAttendance(client: Client, random: Random, input: Atte
     let inTransaction = 0
     for (const date of dates) {
       const frame = dayFrame(date, zone)
+      const away = input.onLeave.get(date)
+      const unchecked = input.calendarDates.has(date)
       for (let offset = 0; offset < employees; offset++) {
+        if (away?.has(org.employees.first + offset)) continue
         const rule = org.rules[org.ruleOf[offset]]
         const row = makeRecord(random, rule, frame, org.employees.first + offset, date, zone)
         const status = STATUS_NAMES[row[ATTENDANCE_COLUMNS.indexOf('status')] as number]
         byStatus[status]++
         if (offset === 0) sampleByStatus[status]++
-        if ((written + inTransaction) % checkEvery === 0) {
+        if (!unchecked && (written + inTransaction) % checkEvery === 0) {
           const problem = checkRecord(rule, zone, row)
           if (problem) throw new Error(`generated attendance row disagrees with the app's policy: ${problem}`)
           checked++

@@ -54,7 +54,7 @@ export const leaveRequests = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    index('leave_requests_employee_dates_idx').on(t.employeeId, t.startDate, t.endDate),
+    index('leave_requests_employee_status_dates_idx').on(t.employeeId, t.status, t.startDate, t.endDate),
     index('leave_requests_status_idx').on(t.status, t.startDate),
     index('leave_requests_type_idx').on(t.typeId),
     check('leave_requests_status_check', sql`${t.status} IN ('pending', 'approved', 'rejected', 'cancelled')`),
