@@ -368,3 +368,24 @@ describe('making oneself someone’s manager', () => {
     expect([self.status, self.body.data.manager_id]).toEqual([200, adminEmployee.id])
   })
 })
+
+describe('making oneself a group’s manager', () => {
+  test('attendance_groups:update with an employee record cannot become a group’s manager (it would decide its members’ leave)', async () => {
+    const clerk = await clerkWith('attendance_groups:update')
+    const own = await ok('POST', '/api/v1/admin/employees', { name: 'Group Clerk', user_id: clerk.id })
+    const token = await login(t.app, 'clerk-only-attendance-groups-update', 'clerk-only-attendance-groups-update-password-1')
+    const company = await ok('POST', '/api/v1/admin/companies', { name: 'Group Test Co' })
+    const group = await ok('POST', '/api/v1/admin/attendance/groups', { name: 'Floor', company_id: company.id })
+    const before = await tableRows(t)
+    const reply = await req(t.app, 'PUT', `/api/v1/admin/attendance/groups/${group.id}`, { token, body: { manager_id: own.id } })
+    expect(reply.body).toEqual(
+      errorBody(
+        403,
+        'You cannot make yourself the manager of an employee: that would let you decide their requests, which needs approvals:manage',
+      ),
+    )
+    expect(await tableRows(t)).toEqual(before)
+    const renamed = await req(t.app, 'PUT', `/api/v1/admin/attendance/groups/${group.id}`, { token, body: { name: 'Floor 2' } })
+    expect([renamed.status, renamed.body.data.name]).toEqual([200, 'Floor 2'])
+  })
+})

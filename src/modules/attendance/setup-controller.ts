@@ -80,7 +80,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     )
     .post(
       '/groups',
-      async ({ body, actor, locale, set }) => reply.created(set, await setup.createGroup(body, actor, locale), 'Group created'),
+      async ({ body, actor, principal, locale, set }) => reply.created(set, await setup.createGroup(body, actor, principal, locale), 'Group created'),
       {
         permission: 'attendance_groups:create',
         body: CreateGroupBody,
@@ -105,7 +105,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     })
     .put(
       '/groups/:id',
-      async ({ params, body, actor, locale }) => reply.ok(await setup.updateGroup(params.id, body, actor, locale), 'Group updated'),
+      async ({ params, body, actor, principal, locale }) => reply.ok(await setup.updateGroup(params.id, body, actor, principal, locale), 'Group updated'),
       {
         permission: 'attendance_groups:update',
         params: IdParams,

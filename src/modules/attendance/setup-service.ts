@@ -7,6 +7,8 @@ import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { requiredText } from '../../lib/text'
 import { timeZoneField } from '../../lib/timezone'
+import type { Principal } from '../rbac/access'
+import { requireManagerChange } from '../rbac/people'
 import { recordAudit, type Actor } from '../audit/recorder'
 import type {
   CreateGroupInput,
@@ -156,7 +158,8 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
       return toGroupResponse(await loadGroup(db, id), locale, defaultZone)
     },
 
-    async createGroup(input: CreateGroupInput, actor: Actor, locale: Locale): Promise<GroupResponse> {
+    async createGroup(input: CreateGroupInput, actor: Actor, principal: Principal, locale: Locale): Promise<GroupResponse> {
+      requireManagerChange(principal, input.manager_id)
       const now = clock.now()
       const name = requiredText(input.name, 'name')
       const timezone = timeZoneField(input.timezone) ?? null
@@ -183,11 +186,12 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
       })
     },
 
-    async updateGroup(id: number, input: UpdateGroupInput, actor: Actor, locale: Locale): Promise<GroupResponse> {
+    async updateGroup(id: number, input: UpdateGroupInput, actor: Actor, principal: Principal, locale: Locale): Promise<GroupResponse> {
       const now = clock.now()
       const timezone = timeZoneField(input.timezone)
       return write(async (tx) => {
         const before = await groupSnapshot(tx, id)
+        if (input.manager_id !== before.manager_id) requireManagerChange(principal, input.manager_id)
         await checkGroupRefs(tx, input)
         await repo.updateGroup(tx, id, {
           name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
