@@ -64,20 +64,19 @@ export function createApprovalsService({ database, leave }: { database: Database
     ): Promise<LeaveRequestResponse> {
       if (kind === 'correction') throw new NotFoundError(`Correction ${id} does not exist`)
       const text = decision === 'rejected' ? requiredText(note ?? '', 'note', 500) : note?.trim() || null
-      const row = await leaveRepo.findRequest(db, id)
-      if (!row) throw new NotFoundError(`Leave request ${id} does not exist`)
-      const owner = row.request.employeeId
-      if (principal.employeeId !== null && owner === principal.employeeId)
-        throw new ForbiddenError(`Leave request ${id} is your own: nobody decides their own request`)
-      const isApprover = principal.employeeId !== null && row.approverId === principal.employeeId
-      if (!isApprover && !allows(principal.ability, MANAGE_APPROVALS))
-        throw new ForbiddenError(
-          row.approverId === null
-            ? `Leave request ${id} has no approver you stand for: only holders of ${MANAGE_APPROVALS} decide it`
-            : `Leave request ${id} is for ${row.approverName} (employee ${row.approverId}) to decide, or a holder of ${MANAGE_APPROVALS}`,
-        )
-      // one conditional update there: of two decisions at once one happens, the other is a 409; audited there
-      return leave.decide(id, decision, actor, text)
+      // checked inside the decision's transaction; of two decisions at once one happens, the other is a 409
+      return leave.decide(id, decision, actor, text, (row) => {
+        const owner = row.request.employeeId
+        if (principal.employeeId !== null && owner === principal.employeeId)
+          throw new ForbiddenError(`Leave request ${id} is your own: nobody decides their own request`)
+        const isApprover = principal.employeeId !== null && row.approverId === principal.employeeId
+        if (!isApprover && !allows(principal.ability, MANAGE_APPROVALS))
+          throw new ForbiddenError(
+            row.approverId === null
+              ? `Leave request ${id} has no approver you stand for: only holders of ${MANAGE_APPROVALS} decide it`
+              : `Leave request ${id} is for ${row.approverName} (employee ${row.approverId}) to decide, or a holder of ${MANAGE_APPROVALS}`,
+          )
+      })
     },
   }
 }

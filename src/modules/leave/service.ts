@@ -259,11 +259,22 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
      * conditional update, so of two decisions at once exactly one happens; approval moves
      * the days from pending to taken and deletes the absent records its full days cover.
      */
-    async decide(id: number, decision: 'approved' | 'rejected', decider: Actor, note: string | null): Promise<LeaveRequestResponse> {
+    /**
+     * Approves or rejects a pending request in one transaction; `authorize` (who may decide this
+     * request) runs inside it on the row it decides, so nothing changes between check and decision.
+     */
+    async decide(
+      id: number,
+      decision: 'approved' | 'rejected',
+      decider: Actor,
+      note: string | null,
+      authorize: (request: repo.FullRequest) => void = () => {},
+    ): Promise<LeaveRequestResponse> {
       const now = clock.now()
       return database.write(async (tx) => {
         const before = await repo.findRequest(tx, id)
         if (!before) throw missingRequest(id)
+        authorize(before)
         const row = await repo.transition(tx, id, ['pending'], decision, now, { by: decider.userId, note: note?.trim() || null })
         if (!row) throw new ConflictError(`Leave request ${id} is ${before.request.status}, not pending: it cannot be ${decision}`)
         const pending = await repo.ledgerOf(tx, id, 'pending')
