@@ -44,6 +44,8 @@ import type { Probe } from './modules/health/probes'
 import { permissionsController, rolesController } from './modules/rbac'
 import type { AccessResolver } from './modules/rbac/access'
 import { createRbacService } from './modules/rbac/service'
+import { correctionsController, recordEditController } from './modules/corrections'
+import { createCorrectionsService } from './modules/corrections/service'
 import { salariesAdminController, salariesEmployeeController } from './modules/salaries'
 import { createSalariesService } from './modules/salaries/service'
 import { storageController } from './modules/storage'
@@ -78,6 +80,7 @@ export function createApp(deps: AppDeps) {
   const salaries = createSalariesService(attendanceDeps)
   const leave = createLeaveService(attendanceDeps)
   const leaveTypes = createLeaveTypesService(services)
+  const corrections = createCorrectionsService(attendanceDeps)
 
   return new Elysia()
     .use(home()) // its not-found answer for `/` goes before the error handler's
@@ -115,7 +118,9 @@ export function createApp(deps: AppDeps) {
     .use(calendarController(guard, locale, reply, createCalendarService(attendanceDeps, leave.leaveOf)))
     .use(leaveAdminController(guard, reply, leave, leaveTypes))
     .use(leaveController(guard, reply, leave, leaveTypes))
-    .use(approvalsController(guard, reply, createApprovalsService({ database, leave })))
+    .use(correctionsController(guard, reply, corrections))
+    .use(recordEditController(guard, locale, reply, corrections))
+    .use(approvalsController(guard, reply, createApprovalsService({ database, leave, corrections })))
     .use(salariesAdminController(guard, locale, reply, salaries))
     .use(salariesEmployeeController(guard, locale, reply, salaries))
     .use(

@@ -188,6 +188,7 @@ export interface ListedRecord {
   work_hours: number
   late_minutes: number
   early_minutes: number
+  overtime_minutes: number
 }
 
 /** Hundredths as an integer, so sums and averages are exact. */
@@ -214,6 +215,7 @@ export function oracleStatistics(input: { start: string; end: string; today: str
   let hundredths = 0
   let lateMinutes = 0
   let earlyMinutes = 0
+  let overtimeMinutes = 0
   let allowed = 0
   const lateInMonth = new Map<string, number>()
   for (let date = start; date <= end; date = addDays(date, 1)) {
@@ -239,6 +241,7 @@ export function oracleStatistics(input: { start: string; end: string; today: str
     hundredths += cents(record.work_hours)
     lateMinutes += record.late_minutes
     earlyMinutes += record.early_minutes
+    overtimeMinutes += record.overtime_minutes
   }
   return {
     total_days: daysFrom(start, end) + 1,
@@ -254,6 +257,7 @@ export function oracleStatistics(input: { start: string; end: string; today: str
     avg_work_hours: roundedRatio(hundredths, attendance),
     total_late_minutes: lateMinutes,
     total_early_minutes: earlyMinutes,
+    overtime_hours: Math.round((overtimeMinutes * 100) / 60) / 100,
     attendance_rate: roundedRatio(attendance * 10_000, workDays),
     late_days_allowed: allowed,
     late_days_over_allowance: late - allowed,

@@ -146,6 +146,7 @@ describe('a shift across a weekday boundary between two rules', () => {
           // 21:55 → 06:05 is 8 h 10 min
           work_hours: 8.17,
           early_minutes: 0,
+          overtime_minutes: 0,
           message: 'Clocked out',
         },
         'Clocked out',
@@ -307,6 +308,7 @@ describe('changes while a record is open', () => {
           // 08:55 → 18:05 less New York's 12:00–13:00 break
           work_hours: 8.17,
           early_minutes: 0,
+          overtime_minutes: 0,
           message: 'Clocked out',
         },
         'Clocked out',
@@ -332,6 +334,7 @@ describe('changes while a record is open', () => {
           status_text: 'normal',
           work_hours: 8.17,
           early_minutes: 0,
+          overtime_minutes: 0,
           message: 'Clocked out',
         },
         'Clocked out',
@@ -362,6 +365,7 @@ describe('changes while a record is open', () => {
           status_text: 'early leave',
           work_hours: 2,
           early_minutes: 420,
+          overtime_minutes: 0,
           message: 'Clocked out 420 minutes early',
         },
         'Clocked out',
@@ -414,6 +418,7 @@ describe('changes while a record is open', () => {
           // under the rule as it was at 09:10 (edited above: to 17:00, no break)
           work_hours: 7.33,
           early_minutes: 30,
+          overtime_minutes: 0,
           message: 'Clocked out 30 minutes early',
         },
         'Clocked out',
@@ -577,6 +582,7 @@ describe('statistics judge each date by the rule that applies on it', () => {
     avg_work_hours: 7,
     total_late_minutes: 60,
     total_early_minutes: 0,
+    overtime_hours: 0,
     attendance_rate: 83.33,
     // one of the two weekday late days, and the Saturday one
     late_days_allowed: 2,
@@ -614,6 +620,7 @@ describe('statistics judge each date by the rule that applies on it', () => {
           avg_work_hours: 0,
           total_late_minutes: 0,
           total_early_minutes: 0,
+          overtime_hours: 0,
           attendance_rate: 0,
           late_days_allowed: 0,
           late_days_over_allowance: 0,
@@ -660,6 +667,7 @@ describe('hours as the records show them', () => {
           status_text: 'exception',
           work_hours: 8.33,
           early_minutes: 0,
+          overtime_minutes: 0,
           message: 'Clocked out after 8.33 hours, short of the required 8.34',
         },
         'Clocked out',
@@ -676,6 +684,7 @@ describe('hours as the records show them', () => {
           work_hours: 8.33,
           // 501 minutes show as 8.35 hours, the first to reach 8.34
           early_minutes: 1,
+          overtime_minutes: 0,
           message: 'Clocked out 1 minutes early',
         },
         'Clocked out',
@@ -708,6 +717,7 @@ describe('hours as the records show them', () => {
           avg_work_hours: 0.02,
           total_late_minutes: 0,
           total_early_minutes: 3 * 529,
+          overtime_hours: 0,
           attendance_rate: 100,
           late_days_allowed: 0,
           late_days_over_allowance: 0,
@@ -759,6 +769,7 @@ describe('records from before records kept their shift (migration 0006)', () => 
           // 09:10 → 17:00 less the rule's 12:00–13:00 break
           work_hours: 6.83,
           early_minutes: 60,
+          overtime_minutes: 0,
           message: 'Clocked out 60 minutes early',
         },
         'Clocked out',

@@ -347,6 +347,7 @@ describe('fixed cases the oracle found', () => {
       avg_work_hours: 8.17,
       total_late_minutes: 0,
       total_early_minutes: 0,
+      overtime_hours: 0,
       attendance_rate: 83.33,
       late_days_allowed: 0,
       late_days_over_allowance: 0,

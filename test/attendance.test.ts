@@ -187,6 +187,8 @@ describe('the geofence', () => {
         requiredWorkHours: 8,
         flexibleTime: false,
         isWorkDay: true,
+        overtimeFrom: new Date(local('2024-03-01T18:00:00')),
+        overtimeThreshold: 30,
         clockInTime: now,
         clockOutTime: null,
         clockInLat: position.latitude,
@@ -197,6 +199,8 @@ describe('the geofence', () => {
         workMinutes: 0,
         lateMinutes: 0,
         earlyMinutes: 0,
+        overtimeMinutes: 0,
+        corrected: false,
         note: 'bus was late',
         createdAt: now,
         updatedAt: now,
@@ -238,6 +242,7 @@ describe('clock-out', () => {
           // 08:50 → 17:30 is 8 h 40 min, less the 12:00–13:00 break
           work_hours: 7.67,
           early_minutes: 30,
+          overtime_minutes: 0,
           message: 'Clocked out 30 minutes early',
         },
         'Clocked out',
@@ -272,6 +277,7 @@ describe('today and the rule', () => {
     allowed_longitude: null,
     location_radius: 0,
     flexible_time: false,
+    overtime_threshold_minutes: 30,
     status: 1,
     status_text,
     created_at: created,
@@ -309,6 +315,8 @@ describe('today and the rule', () => {
           work_hours: 7.67,
           late_minutes: 0,
           early_minutes: 30,
+          overtime_minutes: 0,
+          corrected: false,
           note: 'bus was late\ndoctor',
           created_at: local('2024-03-01T08:50:00'),
           updated_at: local('2024-03-01T17:30:45'),
@@ -366,17 +374,18 @@ describe('a month of mixed records', () => {
 
   test('the records: statuses, minutes, and the day close of the absent and open days', async () => {
     const rows = (await records('mia')).sort((a, b) => a.workDate.localeCompare(b.workDate))
-    expect(rows.map((r) => [r.workDate, r.status, r.lateMinutes, r.earlyMinutes, r.workMinutes])).toEqual([
-      ['2024-03-01', 0, 0, 0, 490],
-      ['2024-03-04', 1, 20, 0, 460],
-      ['2024-03-05', 2, 0, 60, 420],
-      ['2024-03-06', 3, 0, 0, 0],
-      ['2024-03-07', 4, 0, 0, 0],
-      ['2024-03-08', 1, 6, 0, 474],
-      ['2024-03-09', 0, 0, 0, 180],
-      ['2024-03-11', 1, 10, 0, 500],
-      ['2024-03-12', 0, 0, 0, 480],
-      ['2024-03-13', 1, 30, 0, 0],
+    expect(rows.map((r) => [r.workDate, r.status, r.lateMinutes, r.earlyMinutes, r.workMinutes, r.overtimeMinutes])).toEqual([
+      // overtime: 5 minutes past 18:00 is under the 30-minute threshold; 30 past it reach it; all of a Saturday's work counts
+      ['2024-03-01', 0, 0, 0, 490, 0],
+      ['2024-03-04', 1, 20, 0, 460, 0],
+      ['2024-03-05', 2, 0, 60, 420, 0],
+      ['2024-03-06', 3, 0, 0, 0, 0],
+      ['2024-03-07', 4, 0, 0, 0, 0],
+      ['2024-03-08', 1, 6, 0, 474, 0],
+      ['2024-03-09', 0, 0, 0, 180, 180],
+      ['2024-03-11', 1, 10, 0, 500, 30],
+      ['2024-03-12', 0, 0, 0, 480, 0],
+      ['2024-03-13', 1, 30, 0, 0, 0],
     ])
     // ann and cal were in the Site group: their March 1 records were open or closed, the rest absent
     const cal = (await records('cal')).sort((a, b) => a.workDate.localeCompare(b.workDate))
@@ -405,6 +414,8 @@ describe('a month of mixed records', () => {
           avg_work_hours: 5.56,
           total_late_minutes: 66,
           total_early_minutes: 60,
+          // 180 minutes on Saturday the 9th and 30 past 18:00 on the 11th
+          overtime_hours: 3.5,
           attendance_rate: 42.86,
           late_days_allowed: 1,
           late_days_over_allowance: 3,
@@ -472,6 +483,7 @@ describe('a month of mixed records', () => {
             avg_work_hours: 5.44,
             total_late_minutes: 40,
             total_early_minutes: 0,
+            overtime_hours: 0.5,
             attendance_rate: 100,
             late_days_allowed: 1,
             late_days_over_allowance: 1,
@@ -490,6 +502,7 @@ describe('a month of mixed records', () => {
             avg_work_hours: 5.56,
             total_late_minutes: 66,
             total_early_minutes: 60,
+            overtime_hours: 3.5,
             attendance_rate: 100,
             late_days_allowed: 1,
             late_days_over_allowance: 3,

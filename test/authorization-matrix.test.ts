@@ -757,6 +757,7 @@ describe('employee isolation: an employee never sees another employee’s data',
       total_late_minutes: 0,
       early_days: 1,
       total_early_minutes: 30,
+      overtime_hours: 0,
     })
     const theirs = await as(b, 'GET', '/api/v1/attendance/statistics?start_date=2024-03-01&end_date=2024-03-31')
     expect(theirs.body.data).toMatchObject({ attendance_days: 4, late_days: 2, total_late_minutes: 57 })

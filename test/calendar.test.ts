@@ -250,6 +250,7 @@ const OCTOBER_STATISTICS = {
   avg_work_hours: 8.14,
   total_late_minutes: 27,
   total_early_minutes: 0,
+  overtime_hours: 0,
   // 22 / 23
   attendance_rate: 95.65,
   late_days_allowed: 0,

@@ -103,6 +103,7 @@ const STATISTICS = {
   avg_work_hours: 8,
   total_late_minutes: 20,
   total_early_minutes: 0,
+  overtime_hours: 0,
   attendance_rate: 91.3,
   late_days_allowed: 0,
   late_days_over_allowance: 1,

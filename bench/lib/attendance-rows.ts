@@ -68,6 +68,7 @@ export const policyOf = (rule: SeedRule): PolicyRule => ({
   lateGrace: rule.lateGrace,
   earlyGrace: rule.earlyGrace,
   requiredWorkHours: REQUIRED_WORK_HOURS,
+  overtimeThreshold: 30,
   workDays: WORK_DAYS,
   flexible: false,
 })

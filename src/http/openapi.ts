@@ -57,7 +57,11 @@ export const TAGS = [
   { name: 'Attendance', description: 'Your own attendance, for accounts linked to an employee: clock in and out, records, statistics, the rule that applies.' },
   { name: 'Attendance rules', description: 'Working hours, grace periods, work days and the clock-in area of each attendance group.' },
   { name: 'Attendance groups', description: 'Groups of employees sharing rules and a time zone; an employee is in at most one.' },
-  { name: 'Attendance records', description: 'Every employee’s records, refused clock attempts and closing a work day.' },
+  { name: 'Attendance records', description: 'Every employee’s records, refused clock attempts, closing a work day and correcting a record with a reason.' },
+  {
+    name: 'Corrections',
+    description: 'Your requests to correct the clock times of a work date; your manager decides them in the approvals inbox, and the record is recomputed on approval.',
+  },
   { name: 'Salaries', description: 'Monthly salary records in yuan (stored exactly in fen), their statuses and statistics.' },
   { name: 'My salaries', description: 'An employee’s own salary records.' },
   {

@@ -18,6 +18,7 @@ const office: PolicyRule = {
   lateGrace: 5,
   earlyGrace: 5,
   requiredWorkHours: 8,
+  overtimeThreshold: 30,
   workDays: [1, 2, 3, 4, 5],
   flexible: false,
 }

@@ -35,6 +35,7 @@ const dayShift: PolicyRule = {
   requiredWorkHours: 8,
   workDays: weekdays,
   flexible: false,
+  overtimeThreshold: 30,
 }
 const nightShift: PolicyRule = {
   ...dayShift,
@@ -244,7 +245,8 @@ type ClockOutRow = [
 function clockOutCases(title: string, rule: PolicyRule, zone: string, workDate: string, rows: ClockOutRow[]) {
   describe(title, () => {
     test.each(rows)('%s', (_name, clockIn, clockOut, lateMinutes, status, earlyMinutes, workMinutes, workHours) => {
-      const result = evaluateClockOut(rule, zone, workDate, new Date(clockIn), new Date(clockOut), lateMinutes)
+      // overtime has its own table below
+      const { overtimeMinutes: _, ...result } = evaluateClockOut(rule, zone, workDate, new Date(clockIn), new Date(clockOut), lateMinutes)
       expect(result).toEqual({ status, earlyMinutes, workMinutes, workHours })
     })
   })
@@ -497,6 +499,8 @@ describe('the shift a record keeps', () => {
       requiredWorkHours: 8,
       flexible: false,
       workDay: true,
+      overtimeFrom: new Date('2024-03-15T10:00:00Z'),
+      overtimeThreshold: 30,
     } satisfies Shift)
   })
 
@@ -513,6 +517,8 @@ describe('the shift a record keeps', () => {
       requiredWorkHours: 7.5,
       flexible: false,
       workDay: false,
+      overtimeFrom: new Date('2024-03-17T06:00:00Z'),
+      overtimeThreshold: 30,
     } satisfies Shift)
   })
 
@@ -526,6 +532,7 @@ describe('the shift a record keeps', () => {
       earlyMinutes: 30,
       workMinutes: 444,
       workHours: 7.4,
+      overtimeMinutes: 0,
     })
   })
 })

@@ -57,6 +57,7 @@ const totals = (month: string, weekday: number, fields: Partial<DayTotals>): Day
   workHundredths: 0,
   lateMinutes: 0,
   earlyMinutes: 0,
+  overtimeMinutes: 0,
   pastRecords: 0,
   ...fields,
 })
@@ -71,6 +72,7 @@ const EMPTY = {
   avg_work_hours: 0,
   total_late_minutes: 0,
   total_early_minutes: 0,
+  overtime_hours: 0,
   attendance_rate: 0,
   late_days_allowed: 0,
   late_days_over_allowance: 0,
@@ -123,6 +125,7 @@ describe('statistics from per-month, per-weekday totals', () => {
       avg_work_hours: 7.17,
       total_late_minutes: 46,
       total_early_minutes: 0,
+      overtime_hours: 0,
       attendance_rate: 41.67,
       // February weekdays 1 of 3, March Saturdays 1 of 1, March weekdays 1 of 1
       late_days_allowed: 3,

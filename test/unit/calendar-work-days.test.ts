@@ -49,6 +49,7 @@ const RULE: PolicyRule = {
   lateGrace: 5,
   earlyGrace: 0,
   requiredWorkHours: 8,
+  overtimeThreshold: 30,
   workDays: WEEKDAYS,
   flexible: false,
 }
@@ -88,6 +89,7 @@ const totals = (month: string, weekday: number, kind: DayKind | null, fields: Pa
   workHundredths: 0,
   lateMinutes: 0,
   earlyMinutes: 0,
+  overtimeMinutes: 0,
   pastRecords: 0,
   kind,
   ...fields,

@@ -65,6 +65,8 @@ export const attendanceRules = sqliteTable(
     /** comma-separated ISO weekdays, e.g. 1,2,3,4,5 */
     workDays: text('work_days').notNull(),
     flexibleTime: integer('flexible_time', { mode: 'boolean' }).notNull().default(false),
+    /** overtime on a work day counts only from this many minutes on (CONTRACT §11) */
+    overtimeThresholdMinutes: integer('overtime_threshold_minutes').notNull().default(30),
     status: integer('status').notNull().default(1),
     ...timestamps,
   },
@@ -106,6 +108,9 @@ export const attendanceRecords = sqliteTable(
     requiredWorkHours: real('required_work_hours'),
     flexibleTime: integer('flexible_time', { mode: 'boolean' }),
     isWorkDay: integer('is_work_day', { mode: 'boolean' }),
+    /** the rule's work end on the date (the whole shift's, also on a half day of leave): overtime counts from it */
+    overtimeFrom: integer('overtime_from', { mode: 'timestamp_ms' }),
+    overtimeThreshold: integer('overtime_threshold'),
     clockInTime: integer('clock_in_time', { mode: 'timestamp_ms' }),
     clockOutTime: integer('clock_out_time', { mode: 'timestamp_ms' }),
     clockInLat: real('clock_in_lat'),
@@ -117,6 +122,9 @@ export const attendanceRecords = sqliteTable(
     workMinutes: integer('work_minutes').notNull().default(0),
     lateMinutes: integer('late_minutes').notNull().default(0),
     earlyMinutes: integer('early_minutes').notNull().default(0),
+    overtimeMinutes: integer('overtime_minutes').notNull().default(0),
+    /** changed by an approved correction or an administrator's edit (CONTRACT §11) */
+    corrected: integer('corrected', { mode: 'boolean' }).notNull().default(false),
     note: text('note').notNull().default(''),
     ...timestamps,
   },

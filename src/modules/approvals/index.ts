@@ -2,8 +2,7 @@ import { Elysia } from 'elysia'
 import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import { errors } from '../../http/openapi'
-import { LeaveRequest } from '../leave/model'
-import { ApproveBody, DecisionParams, Inbox, InboxQuery, RejectBody } from './model'
+import { ApproveBody, Decided, DecisionParams, Inbox, InboxQuery, RejectBody } from './model'
 import type { ApprovalsService } from './service'
 
 const detail = (summary: string, extra: object = {}) => ({ tags: ['Approvals'], summary, ...extra })
@@ -14,7 +13,7 @@ const WHO =
 
 const DECISION_ERRORS = {
   403: 'The request is your own, or not yours to decide',
-  404: 'No such request (kind correction has none yet)',
+  404: 'No such request',
   409: 'The request is not pending (decided or cancelled, perhaps just now by someone else)',
 }
 
@@ -27,7 +26,7 @@ export const approvalsController = (guard: AuthGuard, reply: Replier, approvals:
       query: InboxQuery,
       response: Envelope(Inbox),
       detail: detail('The requests you may decide, oldest first', {
-        description: `${WHO} status defaults to pending. Kind correction has no requests yet.`,
+        description: `${WHO} status defaults to pending; without kind, leave requests and corrections come together, oldest first.`,
       }),
     })
     .post(
@@ -38,7 +37,7 @@ export const approvalsController = (guard: AuthGuard, reply: Replier, approvals:
         auth: true,
         params: DecisionParams,
         body: ApproveBody,
-        response: Envelope(LeaveRequest),
+        response: Envelope(Decided),
         detail: detail('Approve a pending request', { description: `${WHO} The note is optional.`, ...errors(DECISION_ERRORS) }),
       },
     )
@@ -50,7 +49,7 @@ export const approvalsController = (guard: AuthGuard, reply: Replier, approvals:
         auth: true,
         params: DecisionParams,
         body: RejectBody,
-        response: Envelope(LeaveRequest),
+        response: Envelope(Decided),
         detail: detail('Reject a pending request, saying why', {
           description: `${WHO} The note is required.`,
           ...errors({ 400: 'The note is missing or blank', ...DECISION_ERRORS }),

@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { PositiveInt, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
+import { Correction } from '../corrections/model'
 import { LeaveRequest } from '../leave/model'
 
 const Kind = t.Union([t.Literal('leave'), t.Literal('correction')], { error: 'kind must be leave or correction' })
@@ -23,12 +24,17 @@ export const ApprovalItem = t.Object({
   id: t.Integer({ description: 'the request’s id, within its kind' }),
   employee: t.Object({ id: t.Integer(), name: t.String() }, { description: 'who asked' }),
   created_at: Timestamp,
-  summary: t.String({ description: 'a short text, e.g. "Annual leave, 2024-10-08 – 2024-10-10 (3 days)"' }),
-  request: LeaveRequest,
+  summary: t.String({
+    description: 'a short text, e.g. "Annual leave, 2024-10-08 – 2024-10-10 (3 days)" or "Correction of 2024-10-08: clock-out 18:05"',
+  }),
+  request: t.Union([LeaveRequest, Correction], { description: 'the request itself: a leave request (kind leave) or a correction (kind correction)' }),
 })
 export type ApprovalItemResponse = typeof ApprovalItem.static
 
 export const Inbox = t.Object({ items: t.Array(ApprovalItem), pagination: P2Pagination })
+
+/** What a decision answers: the request, as its kind shows it. */
+export const Decided = t.Union([LeaveRequest, Correction])
 
 export const DecisionParams = t.Object({ kind: Kind, id: PositiveInt('id') })
 

@@ -1,8 +1,11 @@
 import type { Database } from '../../db/client'
-import { ForbiddenError, NotFoundError } from '../../http/errors'
-import { pageWindow, p2Pagination } from '../../http/pagination'
+import { ForbiddenError } from '../../http/errors'
+import { pageWindow, p2Pagination, type PageWindow } from '../../http/pagination'
+import { localDate, localMinuteOfDay } from '../../lib/local-time'
 import { requiredText } from '../../lib/text'
 import type { Actor } from '../audit/recorder'
+import type { CorrectionResponse } from '../corrections/model'
+import type { CorrectionsService, Decidable } from '../corrections/service'
 import * as leaveRepo from '../leave/repository'
 import type { LeaveService } from '../leave/service'
 import { toRequestResponse } from '../leave/shapes'
@@ -23,7 +26,20 @@ export function leaveSummary(request: LeaveRequestResponse): string {
   return `${request.type_name}, ${dates} (${request.days} ${request.days === 1 ? 'day' : 'days'})`
 }
 
-const toItem = (request: LeaveRequestResponse): ApprovalItemResponse => ({
+/** "Correction of 2024-10-08: clock-in 09:00, clock-out 18:05"; local times, with the date when it is another (an overnight clock-out). */
+export function correctionSummary(correction: CorrectionResponse): string {
+  const time = (label: string, iso: string | null) => {
+    if (iso === null) return []
+    const instant = new Date(iso)
+    const minute = localMinuteOfDay(instant, correction.timezone)
+    const date = localDate(instant, correction.timezone)
+    const clock = `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`
+    return [`${label} ${clock}${date === correction.work_date ? '' : ` on ${date}`}`]
+  }
+  return `Correction of ${correction.work_date}: ${[...time('clock-in', correction.clock_in_time), ...time('clock-out', correction.clock_out_time)].join(', ')}`
+}
+
+const leaveItem = (request: LeaveRequestResponse): ApprovalItemResponse => ({
   kind: 'leave',
   id: request.id,
   employee: request.employee,
@@ -32,26 +48,68 @@ const toItem = (request: LeaveRequestResponse): ApprovalItemResponse => ({
   request,
 })
 
+const correctionItem = (request: CorrectionResponse): ApprovalItemResponse => ({
+  kind: 'correction',
+  id: request.id,
+  employee: request.employee,
+  created_at: request.created_at,
+  summary: correctionSummary(request),
+  request,
+})
+
 /**
  * Who decides what: the employee's manager, else their attendance group's manager (the
  * request's `approver`), or anyone holding approvals:manage; never the employee themselves.
  */
-export function createApprovalsService({ database, leave }: { database: Database; leave: LeaveService }) {
+export function createApprovalsService({ database, leave, corrections }: { database: Database; leave: LeaveService; corrections: CorrectionsService }) {
   const { db } = database
+
+  /** The check every decision runs inside its transaction, on the row it decides. */
+  const authorizer =
+    (principal: Principal) =>
+    ({ label, employeeId, approverId, approverName }: Decidable) => {
+      if (principal.employeeId !== null && employeeId === principal.employeeId)
+        throw new ForbiddenError(`${label} is your own: nobody decides their own request`)
+      const isApprover = principal.employeeId !== null && approverId === principal.employeeId
+      if (!isApprover && !allows(principal.ability, MANAGE_APPROVALS))
+        throw new ForbiddenError(
+          approverId === null
+            ? `${label} has no approver you stand for: only holders of ${MANAGE_APPROVALS} decide it`
+            : `${label} is for ${approverName} (employee ${approverId}) to decide, or a holder of ${MANAGE_APPROVALS}`,
+        )
+    }
+
+  /** One kind's decidable requests in a window, as inbox items. */
+  const itemsOf = async (kind: ApprovalKind, filter: leaveRepo.DecidableFilter, window: PageWindow) => {
+    if (kind === 'leave') {
+      const { rows, total } = await leaveRepo.listDecidable(db, filter, window)
+      return { items: rows.map((row) => leaveItem(toRequestResponse(row))), total }
+    }
+    const { rows, total } = await corrections.decidable(filter, window)
+    return { items: rows.map(correctionItem), total }
+  }
 
   return {
     async inbox(principal: Principal, query: InboxQuery) {
       const window = pageWindow(query, 10)
-      if (query.kind === 'correction') return { items: [], pagination: p2Pagination(0, window) }
       const all = allows(principal.ability, MANAGE_APPROVALS)
       // an account without an employee record decides only through approvals:manage
       if (!all && principal.employeeId === null) return { items: [], pagination: p2Pagination(0, window) }
-      const { rows, total } = await leaveRepo.listDecidable(
-        db,
-        { status: query.status ?? 'pending', approverId: all ? undefined : principal.employeeId!, exceptEmployeeId: principal.employeeId },
-        window,
-      )
-      return { items: rows.map((row) => toItem(toRequestResponse(row))), pagination: p2Pagination(total, window) }
+      const filter = { status: query.status ?? 'pending', approverId: all ? undefined : principal.employeeId!, exceptEmployeeId: principal.employeeId }
+      if (query.kind) {
+        const { items, total } = await itemsOf(query.kind, filter, window)
+        return { items, pagination: p2Pagination(total, window) }
+      }
+      // both kinds, oldest first: each kind's first offset + page_size, merged, then the page cut out
+      const wide = { ...window, offset: 0, pageSize: window.offset + window.pageSize }
+      const kinds = await Promise.all((['leave', 'correction'] as const).map((kind) => itemsOf(kind, filter, wide)))
+      const merged = kinds
+        .flatMap((kind) => kind.items)
+        .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.kind.localeCompare(b.kind) || a.id - b.id)
+      return {
+        items: merged.slice(window.offset, window.offset + window.pageSize),
+        pagination: p2Pagination(kinds[0].total + kinds[1].total, window),
+      }
     },
 
     async decide(
@@ -61,22 +119,14 @@ export function createApprovalsService({ database, leave }: { database: Database
       decision: 'approved' | 'rejected',
       note: string | undefined,
       actor: Actor,
-    ): Promise<LeaveRequestResponse> {
-      if (kind === 'correction') throw new NotFoundError(`Correction ${id} does not exist`)
+    ): Promise<LeaveRequestResponse | CorrectionResponse> {
       const text = decision === 'rejected' ? requiredText(note ?? '', 'note', 500) : note?.trim() || null
+      const authorize = authorizer(principal)
       // checked inside the decision's transaction; of two decisions at once one happens, the other is a 409
-      return leave.decide(id, decision, actor, text, (row) => {
-        const owner = row.request.employeeId
-        if (principal.employeeId !== null && owner === principal.employeeId)
-          throw new ForbiddenError(`Leave request ${id} is your own: nobody decides their own request`)
-        const isApprover = principal.employeeId !== null && row.approverId === principal.employeeId
-        if (!isApprover && !allows(principal.ability, MANAGE_APPROVALS))
-          throw new ForbiddenError(
-            row.approverId === null
-              ? `Leave request ${id} has no approver you stand for: only holders of ${MANAGE_APPROVALS} decide it`
-              : `Leave request ${id} is for ${row.approverName} (employee ${row.approverId}) to decide, or a holder of ${MANAGE_APPROVALS}`,
-          )
-      })
+      if (kind === 'correction') return corrections.decide(id, decision, actor, text, authorize)
+      return leave.decide(id, decision, actor, text, (row) =>
+        authorize({ label: `Leave request ${id}`, employeeId: row.request.employeeId, approverId: row.approverId, approverName: row.approverName }),
+      )
     },
   }
 }

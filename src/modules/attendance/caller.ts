@@ -17,10 +17,17 @@ export interface CallerContext {
   rules: setup.RuleRow[]
 }
 
+type ContextDeps = { db: Db; defaultZone: string; ruleCache: setup.RuleCache }
+
 /** Loads a caller's context (one query; the rules come from the shared cache); 403 when no employee is linked. */
-export function callerContext({ db, defaultZone, ruleCache }: { db: Db; defaultZone: string; ruleCache: setup.RuleCache }) {
-  return async (principal: Principal): Promise<CallerContext> => {
-    const employeeId = linkedEmployee(principal, 'attendance')
+export function callerContext(deps: ContextDeps) {
+  const ofEmployee = employeeContext(deps)
+  return (principal: Principal): Promise<CallerContext> => ofEmployee(linkedEmployee(principal, 'attendance'))
+}
+
+/** An employee's context, as their own requests see it (an administrator correcting their record uses it too). */
+export function employeeContext({ db, defaultZone, ruleCache }: ContextDeps) {
+  return async (employeeId: number): Promise<CallerContext> => {
     const membership = await setup.membershipOf(db, employeeId)
     const group = membership?.group ? { group: membership.group, companyTimezone: membership.companyTimezone } : null
     const zone = group ? zoneOf(group, defaultZone) : defaultZone

@@ -39,6 +39,7 @@ export const ClockOutResult = t.Object({
   status_text: t.String(),
   work_hours: t.Number(),
   early_minutes: t.Integer(),
+  overtime_minutes: t.Integer({ description: 'overtime of this work date (extension, CONTRACT §11)' }),
   message: t.String(),
 })
 
@@ -61,6 +62,11 @@ export const AttendanceRecord = t.Object({
   work_hours: t.Number(),
   late_minutes: t.Integer(),
   early_minutes: t.Integer(),
+  overtime_minutes: t.Integer({
+    description:
+      'extension (CONTRACT §11): on a work day the minutes from the rule’s work end to the clock-out (flexible rule: the work time beyond the required hours), counted when they reach the rule’s overtime_threshold_minutes; on any other day all the time worked',
+  }),
+  corrected: t.Boolean({ description: 'changed by an approved correction or an administrator’s edit (extension, CONTRACT §11)' }),
   note: t.String(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -113,6 +119,7 @@ export const Statistics = t.Object({
   avg_work_hours: t.Number(),
   total_late_minutes: t.Integer(),
   total_early_minutes: t.Integer(),
+  overtime_hours: t.Number({ description: 'the records’ overtime_minutes summed, in hours rounded to 2 decimals (extension, CONTRACT §11)' }),
   attendance_rate: t.Number({ description: 'percent' }),
   late_days_allowed: t.Integer({ description: 'late days within each month’s allowed_late_days' }),
   late_days_over_allowance: t.Integer({ description: 'late days beyond each month’s allowance' }),

@@ -14,6 +14,8 @@ export interface PolicyRule {
   /** ISO weekdays, 1 = Monday … 7 = Sunday */
   workDays: number[]
   flexible: boolean
+  /** overtime on a work day counts only from this many minutes on */
+  overtimeThreshold: number
 }
 
 /**
@@ -39,6 +41,9 @@ export interface Shift {
   flexible: boolean
   /** false on a day off: no lateness, no early leave, no required hours */
   workDay: boolean
+  /** the rule's work end on the date, also when half the day is on leave: overtime counts from it */
+  overtimeFrom: Date
+  overtimeThreshold: number
 }
 
 /** status 0 on time, 1 late */
@@ -55,6 +60,7 @@ export interface ClockOut {
   earlyMinutes: number
   workMinutes: number
   workHours: number
+  overtimeMinutes: number
 }
 
 const MINUTE_MS = 60_000
@@ -152,6 +158,8 @@ export function shiftFor(rule: PolicyRule, zone: string, workDate: string, kind:
     requiredWorkHours: rule.requiredWorkHours,
     flexible: rule.flexible,
     workDay: isWorkDay(rule, workDate, kind),
+    overtimeFrom: end,
+    overtimeThreshold: rule.overtimeThreshold,
   }
 }
 
@@ -175,7 +183,7 @@ export function judgeClockIn(shift: Shift, at: Date): { status: 0 | 1; lateMinut
 export function judgeClockOut(shift: Shift, clockIn: Date, clockOut: Date, lateMinutes: number): ClockOut {
   const workMinutes = minutesWorked(shift, clockIn, clockOut)
   const workHours = hoursOf(workMinutes)
-  const worked = { workMinutes, workHours }
+  const worked = { workMinutes, workHours, overtimeMinutes: overtimeOf(shift, clockOut, workMinutes) }
   if (!shift.workDay) return { status: 0, earlyMinutes: 0, ...worked }
 
   // compared as the record shows it: 8.33 h is short of 8.34 h
@@ -191,6 +199,17 @@ export function judgeClockOut(shift: Shift, clockIn: Date, clockOut: Date, lateM
   if (lateMinutes > 0) return { status: 1, earlyMinutes: 0, ...worked }
   if (short) return { status: 4, earlyMinutes: 0, ...worked }
   return { status: 0, earlyMinutes: 0, ...worked }
+}
+
+/**
+ * Overtime (CONTRACT §11): on a work day the minutes from the rule's work end to the clock-out
+ * (for a flexible rule, the work time beyond the required hours), counted only when they reach
+ * the threshold, and never more than the time worked; on any other day all the time worked.
+ */
+export function overtimeOf(shift: Shift, clockOut: Date, workMinutes: number): number {
+  if (!shift.workDay) return workMinutes
+  const beyond = shift.flexible ? workMinutes - requiredMinutes(shift.requiredWorkHours) : minuteOf(clockOut) - minuteOf(shift.overtimeFrom)
+  return beyond > 0 && beyond >= shift.overtimeThreshold ? Math.min(beyond, workMinutes) : 0
 }
 
 /** The fewest whole minutes whose hours (as shown, 2 decimals) reach `hours`. */
@@ -215,6 +234,29 @@ export function evaluateClockOut(
   lateMinutes: number,
 ): ClockOut {
   return judgeClockOut(shiftFor(rule, zone, workDate), clockIn, clockOut, lateMinutes)
+}
+
+/** What a record's figures are, judged from its clock times (a correction's recomputation, CONTRACT §11). */
+export interface Judgement {
+  status: 0 | 1 | 2 | 3 | 4
+  lateMinutes: number
+  earlyMinutes: number
+  workMinutes: number
+  overtimeMinutes: number
+}
+
+/**
+ * A record judged as a whole from its clock times, by the same rules as a clock-in and a
+ * clock-out: no clock-in is an absence; a clock-in alone is open, or an exception (as day
+ * close leaves it) once `closed`; with both, the clock-out's verdict.
+ */
+export function judgeRecord(shift: Shift, clockIn: Date | null, clockOut: Date | null, closed: boolean): Judgement {
+  const none = { lateMinutes: 0, earlyMinutes: 0, workMinutes: 0, overtimeMinutes: 0 }
+  if (clockIn === null) return { status: 3, ...none }
+  const arrival = judgeClockIn(shift, clockIn)
+  if (clockOut === null) return { ...none, status: closed ? 4 : arrival.status, lateMinutes: arrival.lateMinutes }
+  const { status, earlyMinutes, workMinutes, overtimeMinutes } = judgeClockOut(shift, clockIn, clockOut, arrival.lateMinutes)
+  return { status, lateMinutes: arrival.lateMinutes, earlyMinutes, workMinutes, overtimeMinutes }
 }
 
 /** minutes worked between two instants, seconds dropped from both, minus the overlap with the shift's break */

@@ -4,12 +4,16 @@ import { isCalendarDate } from '../../lib/dates'
 import { addDays, daysBetween, instantAt } from '../../lib/local-time'
 import { statusText } from '../../lib/status-text'
 import type { AttendanceRecordResponse } from './model'
-import { hoursOf, ruleOn, shiftAt, shiftFor, type PolicyRule, type Shift } from './policy'
+import type { DayKind } from '../calendar/work-days'
+import { halfDayShift, hoursOf, ruleOn, shiftAt, shiftFor, type PolicyRule, type Shift } from './policy'
 import type * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import type * as setup from './setup-repository'
 
 export const MAX_STATISTICS_DAYS = 366
+
+/** A rule's overtime_threshold_minutes when not given (CONTRACT §11). */
+export const DEFAULT_OVERTIME_THRESHOLD = 30
 
 const policies = new WeakMap<setup.RuleRow, PolicyRule>()
 
@@ -27,6 +31,7 @@ export function policyOf(rule: setup.RuleRow): PolicyRule {
       requiredWorkHours: rule.requiredWorkHours,
       workDays: rule.workDays.split(',').map(Number),
       flexible: rule.flexibleTime,
+      overtimeThreshold: rule.overtimeThresholdMinutes,
     }
     policies.set(rule, policy)
   }
@@ -38,6 +43,12 @@ export const ruleFor = (rules: readonly setup.RuleRow[], date: string) => ruleOn
 
 /** The work date and rule a clock-in now gets among a group's enabled rules. */
 export const shiftNow = (rules: readonly setup.RuleRow[], zone: string, at: Date) => shiftAt(rules, policyOf, zone, at)
+
+/** A work date's shift under a rule: the company calendar's mark applied (§8), and half a day of approved leave (§9). */
+export function shiftOfDay(rule: setup.RuleRow, zone: string, workDate: string, kind: DayKind | null, off: 'am' | 'pm' | null): Shift {
+  const whole = shiftFor(policyOf(rule), zone, workDate, kind)
+  return off ? halfDayShift(whole, off) : whole
+}
 
 /** The columns that keep what a record is judged under. */
 export function shiftColumns(shift: Shift) {
@@ -52,6 +63,8 @@ export function shiftColumns(shift: Shift) {
     requiredWorkHours: shift.requiredWorkHours,
     flexibleTime: shift.flexible,
     isWorkDay: shift.workDay,
+    overtimeFrom: shift.overtimeFrom,
+    overtimeThreshold: shift.overtimeThreshold,
   } satisfies Partial<repo.NewRecord>
 }
 
@@ -72,6 +85,8 @@ export function shiftOfRecord(row: repo.RecordRow, rule: setup.RuleRow | null): 
       requiredWorkHours: row.requiredWorkHours ?? 0,
       flexible: row.flexibleTime ?? false,
       workDay: row.isWorkDay ?? false,
+      overtimeFrom: row.overtimeFrom ?? row.shiftEnd,
+      overtimeThreshold: row.overtimeThreshold ?? rule?.overtimeThresholdMinutes ?? DEFAULT_OVERTIME_THRESHOLD,
     }
   if (rule) return shiftFor(policyOf(rule), row.timezone, row.workDate)
   // no rule to go by: the whole work date, judged as a day off
@@ -87,6 +102,8 @@ export function shiftOfRecord(row: repo.RecordRow, rule: setup.RuleRow | null): 
     requiredWorkHours: 0,
     flexible: false,
     workDay: false,
+    overtimeFrom: end,
+    overtimeThreshold: DEFAULT_OVERTIME_THRESHOLD,
   }
 }
 
@@ -114,6 +131,8 @@ export function toRecordResponse(
     work_hours: hoursOfRecord(row),
     late_minutes: row.lateMinutes,
     early_minutes: row.earlyMinutes,
+    overtime_minutes: row.overtimeMinutes,
+    corrected: row.corrected,
     note: row.note,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

@@ -40,6 +40,8 @@ const CLOCK_IN_COLUMNS = [
   'requiredWorkHours',
   'flexibleTime',
   'isWorkDay',
+  'overtimeFrom',
+  'overtimeThreshold',
   'clockInTime',
   'clockInLat',
   'clockInLng',
@@ -228,6 +230,7 @@ export interface DayTotals {
   workHundredths: number
   lateMinutes: number
   earlyMinutes: number
+  overtimeMinutes: number
   /** records dated from `since` to before `today` */
   pastRecords: number
   /** how the company calendar marks these records' dates (null or left out: unmarked) */
@@ -266,6 +269,7 @@ export async function dayTotals(
       workHundredths: sql<number>`coalesce(sum((${attendanceRecords.workMinutes} * 5 + 1) / 3), 0)`,
       lateMinutes: sql<number>`coalesce(sum(${attendanceRecords.lateMinutes}), 0)`,
       earlyMinutes: sql<number>`coalesce(sum(${attendanceRecords.earlyMinutes}), 0)`,
+      overtimeMinutes: sql<number>`coalesce(sum(${attendanceRecords.overtimeMinutes}), 0)`,
       pastRecords: sql<number>`coalesce(sum(${attendanceRecords.workDate} >= ${since} AND ${attendanceRecords.workDate} < ${today}), 0)`,
       kind: calendarDays.kind,
     })

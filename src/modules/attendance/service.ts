@@ -25,6 +25,7 @@ import {
   policyOf,
   shiftColumns,
   shiftNow,
+  shiftOfDay,
   shiftOfRecord,
   toAttemptResponse,
   toRecordResponse,
@@ -135,8 +136,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       await checkPosition(context, rule, input, 'clock_in', now)
       // a holiday of the group's company is a day off; a make-up workday is a work day; half a day of approved leave moves the start or end
       const [kind, off] = await Promise.all([kindOn(db, companyOf(context), workDate), halfDayOff(db, context.employeeId, workDate)])
-      const whole = shiftFor(policyOf(rule), context.zone, workDate, kind)
-      const shift = off ? halfDayShift(whole, off) : whole
+      const shift = shiftOfDay(rule, context.zone, workDate, kind, off)
       const outcome = judgeClockIn(shift, now)
       const record = await onConstraint(
         () =>
@@ -213,6 +213,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
           status: outcome.status,
           workMinutes: outcome.workMinutes,
           earlyMinutes: outcome.earlyMinutes,
+          overtimeMinutes: outcome.overtimeMinutes,
           note: note ? (open.note ? `${open.note}\n${note}` : note) : open.note,
           updatedAt: now,
         }),
@@ -232,6 +233,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
         status_text: statusText('attendance', outcome.status, locale),
         work_hours: outcome.workHours,
         early_minutes: outcome.earlyMinutes,
+        overtime_minutes: outcome.overtimeMinutes,
         message,
       }
     },

@@ -52,6 +52,7 @@ export const Rule = t.Object({
   location_radius: t.Integer(),
   work_days: t.String(),
   flexible_time: t.Boolean(),
+  overtime_threshold_minutes: t.Integer({ description: 'overtime on a work day counts only from this many minutes past the work end (extension, CONTRACT §11)' }),
   status: t.Integer(),
   status_text: t.String(),
   created_at: Timestamp,
@@ -82,6 +83,14 @@ const ruleFields = {
   location_radius: t.Optional(Int({ minimum: 0, maximum: 100_000, error: 'must be a whole number of metres from 0 to 100000' })),
   work_days: WorkDays,
   flexible_time: t.Optional(t.Boolean()),
+  overtime_threshold_minutes: t.Optional(
+    Int({
+      minimum: 0,
+      maximum: 1440,
+      description: 'minutes past the work end from which they count as overtime (extension); default 30',
+      error: 'must be a whole number of minutes from 0 to 1440',
+    }),
+  ),
 }
 
 const RULE_EXAMPLE = {
@@ -102,6 +111,7 @@ const RULE_EXAMPLE = {
   location_radius: 500,
   work_days: '1,2,3,4,5',
   flexible_time: false,
+  overtime_threshold_minutes: 30,
 }
 
 export const CreateRuleBody = t.Object(ruleFields, { examples: [RULE_EXAMPLE] })

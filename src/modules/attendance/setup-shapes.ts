@@ -32,6 +32,7 @@ export function toRuleResponse({ rule, groupName }: repo.RuleWithGroup, locale: 
     location_radius: rule.locationRadius,
     work_days: rule.workDays,
     flexible_time: rule.flexibleTime,
+    overtime_threshold_minutes: rule.overtimeThresholdMinutes,
     status: rule.status,
     status_text: statusText('switch', rule.status, locale),
     created_at: rule.createdAt.toISOString(),
@@ -110,6 +111,7 @@ export function ruleValues(input: Partial<CreateRuleInput> & { status?: number }
     locationRadius: input.location_radius,
     workDays: input.work_days,
     flexibleTime: input.flexible_time,
+    overtimeThresholdMinutes: input.overtime_threshold_minutes,
     status: input.status,
   }
 }

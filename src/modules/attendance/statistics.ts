@@ -1,4 +1,5 @@
 import { addDays, daysBetween, weekday } from '../../lib/local-time'
+import { hoursOf } from './policy'
 import { NO_CALENDAR, workDayBy, type CompanyCalendar } from '../calendar/work-days'
 import type { StatisticsResponse } from './model'
 import type { DayTotals } from './repository'
@@ -110,6 +111,7 @@ export function computeStatistics({ start, end, today, since, weekdays, totals, 
     avg_work_hours: attendanceDays === 0 ? 0 : Math.round(workHundredths / attendanceDays) / 100,
     total_late_minutes: sum((d) => d.lateMinutes),
     total_early_minutes: sum((d) => d.earlyMinutes),
+    overtime_hours: hoursOf(sum((d) => d.overtimeMinutes)),
     attendance_rate: workDayCount === 0 ? 0 : round2((attendanceDays / workDayCount) * 100),
     late_days_allowed: allowed,
     late_days_over_allowance: lateDays - allowed,

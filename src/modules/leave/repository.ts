@@ -13,6 +13,7 @@ import {
 import type { PageWindow } from '../../http/pagination'
 import type { LeaveDate } from '../attendance/statistics'
 import { addDays } from '../../lib/local-time'
+import { approverIdOf, manager } from '../approvals/routing'
 
 export type TypeRow = typeof leaveTypes.$inferSelect
 export type NewType = typeof leaveTypes.$inferInsert
@@ -177,7 +178,6 @@ export async function transition(
   return row ?? null
 }
 
-const manager = aliasedTable(employees, 'manager')
 const decider = aliasedTable(users, 'decider')
 const fullColumns = {
   request: leaveRequests,
@@ -196,8 +196,6 @@ export interface FullRequest {
   deciderName: string | null
 }
 
-/** The employee who decides a request: the employee's manager_id, else their attendance group's manager. */
-const approverIdOf = sql<number | null>`coalesce(${employees.managerId}, ${attendanceGroups.managerId})`
 
 function fullRequests(db: Queryable, where: SQL | undefined) {
   return db

@@ -30,7 +30,13 @@ export const PERMISSION_CATALOGUE = [
   { name: 'audit:read', displayName: 'Read the audit log', description: 'List who changed what, and when' },
   { name: 'attendance:clock', displayName: 'Clock in and out', description: 'Clock in and out as the linked employee' },
   { name: 'attendance:view', displayName: 'Read own attendance', description: 'Read own records, summary, statistics and rule' },
+  { name: 'attendance:correct', displayName: 'Request corrections', description: 'Ask to correct the clock times of own records, list and cancel own corrections' },
   { name: 'attendance_records:read', displayName: 'Read attendance records', description: 'Read every employee’s records and refused clock attempts' },
+  {
+    name: 'attendance_records:update',
+    displayName: 'Correct attendance records',
+    description: 'Correct any employee’s clock times at once, with a reason (kept as an approved correction)',
+  },
   { name: 'attendance_records:close', displayName: 'Close attendance days', description: 'Close a work day: absences and exceptions' },
   { name: 'attendance_rules:read', displayName: 'Read attendance rules', description: 'List and read attendance rules' },
   { name: 'attendance_rules:create', displayName: 'Create attendance rules', description: 'Create attendance rules' },
@@ -63,7 +69,7 @@ export const PERMISSION_CATALOGUE = [
 export type PermissionName = (typeof PERMISSION_CATALOGUE)[number]['name']
 
 /** Permissions the built-in role `employee` receives when they are first created. */
-export const EMPLOYEE_PERMISSIONS: readonly PermissionName[] = ['attendance:clock', 'attendance:view', 'salaries:read_own', 'leave:request']
+export const EMPLOYEE_PERMISSIONS: readonly PermissionName[] = ['attendance:clock', 'attendance:view', 'attendance:correct', 'salaries:read_own', 'leave:request']
 
 export const ADMIN_ROLE = 'admin'
 export const EMPLOYEE_ROLE = 'employee'

@@ -1,0 +1,366 @@
+import type { Queryable } from '../../db/client'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
+import { pageWindow, p2Pagination } from '../../http/pagination'
+import { isCalendarDate } from '../../lib/dates'
+import { addDays, localDate } from '../../lib/local-time'
+import { onConstraint } from '../../lib/sqlite-errors'
+import { requiredText } from '../../lib/text'
+import type { Locale } from '../../config'
+import { recordAudit, type Actor } from '../audit/recorder'
+import { employeeContext, companyOf, type CallerContext } from '../attendance/caller'
+import { closesAt, judgeRecord, type Shift } from '../attendance/policy'
+import { hoursOfRecord, ruleFor, shiftColumns, shiftOfDay, shiftOfRecord, toRecordResponse } from '../attendance/records'
+import * as attendanceRepo from '../attendance/repository'
+import type { AttendanceDeps } from '../attendance/service'
+import * as setup from '../attendance/setup-repository'
+import { kindOnIn } from '../calendar/repository'
+import { halfDayOff } from '../leave/repository'
+import { linkedEmployee, type Principal } from '../rbac/access'
+import type { CorrectionQuery, CorrectionResponse, CreateCorrectionInput, EditRecordInput, RecordSnapshot } from './model'
+import * as repo from './repository'
+
+/** How far back an employee may ask for a correction, in days before today (CONTRACT §11). */
+export const CORRECTION_DAYS_BACK = 31
+const DAY_MS = 86_400_000
+
+type RecordRow = attendanceRepo.RecordRow
+interface Times {
+  clockIn?: Date
+  clockOut?: Date
+}
+
+/** Who decides a correction, for the approvals' check (CONTRACT §10). */
+export interface Decidable {
+  label: string
+  employeeId: number
+  approverId: number | null
+  approverName: string | null
+}
+
+export function snapshotOf(row: RecordRow | null): RecordSnapshot | null {
+  if (!row) return null
+  return {
+    id: row.id,
+    clock_in_time: row.clockInTime?.toISOString() ?? null,
+    clock_out_time: row.clockOutTime?.toISOString() ?? null,
+    status: row.status,
+    late_minutes: row.lateMinutes,
+    early_minutes: row.earlyMinutes,
+    work_hours: hoursOfRecord(row),
+    overtime_minutes: row.overtimeMinutes,
+  }
+}
+
+export function toCorrectionResponse(row: repo.FullCorrection): CorrectionResponse {
+  const c = row.correction
+  return {
+    id: c.id,
+    employee_id: c.employeeId,
+    employee: { id: c.employeeId, name: row.employeeName },
+    work_date: c.workDate,
+    timezone: c.timezone,
+    clock_in_time: c.clockInTime?.toISOString() ?? null,
+    clock_out_time: c.clockOutTime?.toISOString() ?? null,
+    reason: c.reason,
+    status: c.status,
+    record_id: c.recordId,
+    before: (c.before as RecordSnapshot | null) ?? null,
+    after: (c.after as RecordSnapshot | null) ?? null,
+    approver: row.approverId === null || row.approverName === null ? null : { id: row.approverId, name: row.approverName },
+    decided_by: c.decidedBy === null || row.deciderName === null ? null : { id: c.decidedBy, name: row.deciderName },
+    decided_at: c.decidedAt?.toISOString() ?? null,
+    decision_note: c.decisionNote,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  }
+}
+
+type Problem = { field: string; message: string }
+const refuse = (problems: Problem[]) => new ValidationError(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems)
+
+/** The requested instants; at least one (400 naming the fields otherwise). */
+function timesOf(input: { clock_in_time?: string; clock_out_time?: string }): Times {
+  const problems: Problem[] = []
+  const times: Times = {}
+  for (const [field, key] of [
+    ['clock_in_time', 'clockIn'],
+    ['clock_out_time', 'clockOut'],
+  ] as const) {
+    const value = input[field]
+    if (value === undefined) continue
+    const instant = new Date(value)
+    if (Number.isNaN(instant.getTime())) problems.push({ field, message: `"${value}" is not an ISO 8601 instant` })
+    else times[key] = instant
+  }
+  if (problems.length === 0 && !times.clockIn && !times.clockOut)
+    problems.push({ field: 'clock_in_time', message: 'or clock_out_time is required: give at least one time to correct' })
+  if (problems.length > 0) throw refuse(problems)
+  return times
+}
+
+/**
+ * Whether the clock times a record would have hang together (CONTRACT §11): the clock-in on
+ * the work date in the record's zone, the clock-out after it by at most 24 hours, neither in
+ * the future, and no clock-out without a clock-in.
+ */
+export function timeProblems(workDate: string, zone: string, clockIn: Date | null, clockOut: Date | null, now: Date): Problem[] {
+  const problems: Problem[] = []
+  if (clockIn) {
+    const date = localDate(clockIn, zone)
+    if (date !== workDate) problems.push({ field: 'clock_in_time', message: `must fall on ${workDate} in ${zone}; ${clockIn.toISOString()} is on ${date} there` })
+    if (clockIn > now) problems.push({ field: 'clock_in_time', message: 'must not be in the future' })
+  }
+  if (clockOut) {
+    if (!clockIn) problems.push({ field: 'clock_in_time', message: `is required: the record of ${workDate} has no clock-in to go with the clock-out` })
+    else if (clockOut <= clockIn) problems.push({ field: 'clock_out_time', message: `must be after the clock-in (${clockIn.toISOString()})` })
+    else if (clockOut.getTime() - clockIn.getTime() > DAY_MS)
+      problems.push({ field: 'clock_out_time', message: `must be at most 24 hours after the clock-in (${clockIn.toISOString()})` })
+    if (clockOut > now) problems.push({ field: 'clock_out_time', message: 'must not be in the future' })
+  }
+  return problems
+}
+
+/** What a correction would do to the record of an employee and date: read in `q`, nothing written. */
+interface Plan {
+  row: RecordRow | null
+  values: Omit<attendanceRepo.NewRecord, 'employeeId' | 'workDate' | 'createdAt'>
+  /** the requested times are the record's already */
+  unchanged: boolean
+}
+
+export function createCorrectionsService({ database, clock, defaultZone, ruleCache }: AttendanceDeps) {
+  const { db } = database
+  const contextOf = employeeContext({ db, defaultZone, ruleCache })
+
+  const load = async (q: Queryable, id: number) => toCorrectionResponse((await repo.findCorrection(q, id))!)
+
+  /**
+   * The record of `workDate` with `times` applied and recomputed by the clock policy: a record
+   * clocked in is judged under the shift it keeps; a new record (or an absence) under the rule
+   * that applies on the date now, with the calendar's mark and half-day leave, as a clock-in would be.
+   */
+  async function plan(q: Queryable, context: CallerContext, workDate: string, times: Times, now: Date): Promise<Plan> {
+    const row = await repo.recordOn(q, context.employeeId, workDate)
+    let shift: Shift
+    let zone: string
+    let opened: Partial<attendanceRepo.NewRecord> = {}
+    if (row?.clockInTime) {
+      const rule = row.ruleId === null ? null : (context.rules.find((r) => r.id === row.ruleId) ?? (await setup.findRule(q, row.ruleId))?.rule ?? null)
+      shift = shiftOfRecord(row, rule)
+      zone = row.timezone
+    } else {
+      const rule = ruleFor(context.rules, workDate)
+      if (!rule)
+        throw new ValidationError(
+          context.group
+            ? `The attendance group "${context.group.group.name}" has no enabled rule to judge ${workDate} by; ask an administrator to add one`
+            : `The employee is not in an attendance group, so ${workDate} has no rule to judge it by; ask an administrator to add them to one`,
+        )
+      zone = context.zone
+      const [kind, off] = await Promise.all([kindOnIn(q, companyOf(context), workDate), halfDayOff(q, context.employeeId, workDate)])
+      shift = shiftOfDay(rule, zone, workDate, kind, off)
+      opened = { ruleId: rule.id, groupId: rule.groupId, timezone: zone, ...shiftColumns(shift) }
+    }
+    const clockIn = times.clockIn ?? row?.clockInTime ?? null
+    const clockOut = times.clockOut ?? row?.clockOutTime ?? null
+    const problems = timeProblems(workDate, zone, clockIn, clockOut, now)
+    if (problems.length > 0) throw refuse(problems)
+    const judged = judgeRecord(shift, clockIn, clockOut, now >= closesAt(shift.end, zone))
+    const same = (a: Date | null | undefined, b: Date | null | undefined) => (a?.getTime() ?? null) === (b?.getTime() ?? null)
+    return {
+      row,
+      values: { timezone: zone, ...opened, clockInTime: clockIn, clockOutTime: clockOut, ...judged, corrected: true, updatedAt: now },
+      unchanged: row !== null && same(row.clockInTime, clockIn) && same(row.clockOutTime, clockOut),
+    }
+  }
+
+  /** Writes a plan: the record updated, or created when the date has none. */
+  const write = (q: Queryable, context: CallerContext, workDate: string, { row, values }: Plan, now: Date) =>
+    row
+      ? repo.updateRecord(q, row.id, values)
+      : repo.insertRecord(q, { ...values, employeeId: context.employeeId, workDate, createdAt: now })
+
+  const nothingToCorrect = (workDate: string) =>
+    new ValidationError(`The record of ${workDate} already has these times: there is nothing to correct`, [
+      { field: 'clock_in_time', message: 'and clock_out_time are the record’s already' },
+    ])
+
+  const pendingConflict = (workDate: string, id?: number) =>
+    new ConflictError(`A correction${id ? ` (${id})` : ''} of ${workDate} is already pending; cancel it or wait for the decision`)
+
+  return {
+    /** An employee asks to correct one of their work dates (CONTRACT §11); it waits for approval. */
+    async request(principal: Principal, input: CreateCorrectionInput, actor: Actor): Promise<CorrectionResponse> {
+      const context = await contextOf(linkedEmployee(principal, 'attendance'))
+      const now = clock.now()
+      const workDate = input.work_date
+      if (!isCalendarDate(workDate)) throw refuse([{ field: 'work_date', message: `"${workDate}" is not a real date` }])
+      const today = localDate(now, context.zone)
+      const earliest = addDays(today, -CORRECTION_DAYS_BACK)
+      if (workDate > today || workDate < earliest)
+        throw refuse([{ field: 'work_date', message: `must be from ${earliest} to today (${today}, ${context.zone})` }])
+      const times = timesOf(input)
+      const reason = requiredText(input.reason, 'reason', 500)
+      // checked now against the record as it is, and again on approval against the record as it is then
+      const planned = await plan(db, context, workDate, times, now)
+      if (planned.unchanged) throw nothingToCorrect(workDate)
+      return database.write(async (tx) => {
+        const id = await onConstraint(
+          () =>
+            repo.insertCorrection(tx, {
+              employeeId: context.employeeId,
+              workDate,
+              timezone: planned.values.timezone!,
+              clockInTime: times.clockIn ?? null,
+              clockOutTime: times.clockOut ?? null,
+              reason,
+              recordId: planned.row?.id ?? null,
+              before: snapshotOf(planned.row),
+              createdBy: actor.userId,
+              createdAt: now,
+              updatedAt: now,
+            }),
+          { unique: () => pendingConflict(workDate) },
+        )
+        const created = await load(tx, id)
+        await recordAudit(tx, actor, now, { action: 'attendance_correction.create', resource: 'attendance_correction', resourceId: id, after: created })
+        return created
+      })
+    },
+
+    async own(principal: Principal, query: CorrectionQuery) {
+      const employeeId = linkedEmployee(principal, 'attendance')
+      const window = pageWindow(query, 10)
+      const { rows, total } = await repo.listOwn(db, employeeId, query.status, window)
+      return { corrections: rows.map(toCorrectionResponse), pagination: p2Pagination(total, window) }
+    },
+
+    /** The caller's own, while pending; another's is a 404 (it is not theirs to know of). */
+    async cancelOwn(principal: Principal, id: number, actor: Actor): Promise<CorrectionResponse> {
+      const employeeId = linkedEmployee(principal, 'attendance')
+      const now = clock.now()
+      return database.write(async (tx) => {
+        const before = await repo.findCorrection(tx, id)
+        if (!before || before.correction.employeeId !== employeeId) throw new NotFoundError(`Correction ${id} does not exist`)
+        if (!(await repo.transition(tx, id, 'cancelled', { updatedAt: now, decidedBy: actor.userId, decidedAt: now })))
+          throw new ConflictError(`Correction ${id} is ${before.correction.status}; only a pending one can be cancelled`)
+        const after = await load(tx, id)
+        await recordAudit(tx, actor, now, {
+          action: 'attendance_correction.cancel',
+          resource: 'attendance_correction',
+          resourceId: id,
+          before: toCorrectionResponse(before),
+          after,
+        })
+        return after
+      })
+    },
+
+    /** The approvals inbox's corrections (CONTRACT §10). */
+    async decidable(filter: Parameters<typeof repo.listDecidable>[1], window: ReturnType<typeof pageWindow>) {
+      const { rows, total } = await repo.listDecidable(db, filter, window)
+      return { rows: rows.map(toCorrectionResponse), total }
+    },
+
+    /**
+     * Approves or rejects a pending correction in one transaction; `authorize` runs inside it on
+     * the row it decides. Approval recomputes the record (409 when the correction no longer fits
+     * it, e.g. a clock-out now before the record's clock-in) and keeps it before and after.
+     */
+    async decide(
+      id: number,
+      decision: 'approved' | 'rejected',
+      decider: Actor,
+      note: string | null,
+      authorize: (request: Decidable) => void,
+    ): Promise<CorrectionResponse> {
+      const now = clock.now()
+      return database.write(async (tx) => {
+        const found = await repo.findCorrection(tx, id)
+        if (!found) throw new NotFoundError(`Correction ${id} does not exist`)
+        const c = found.correction
+        authorize({ label: `Correction ${id}`, employeeId: c.employeeId, approverId: found.approverId, approverName: found.approverName })
+        if (c.status !== 'pending') throw new ConflictError(`Correction ${id} is ${c.status}, not pending: it cannot be ${decision}`)
+        const decided = { updatedAt: now, decidedBy: decider.userId, decidedAt: now, decisionNote: note }
+        let change: { before: RecordSnapshot | null; after: RecordSnapshot | null; recordId: number } | null = null
+        if (decision === 'approved') {
+          const context = await contextOf(c.employeeId)
+          const times = { clockIn: c.clockInTime ?? undefined, clockOut: c.clockOutTime ?? undefined }
+          const planned = await plan(tx, context, c.workDate, times, now).catch((error) => {
+            if (error instanceof ValidationError)
+              throw new ConflictError(`Correction ${id} no longer fits the record of ${c.workDate}: ${error.message}. Reject it, and ask for a new one`)
+            throw error
+          })
+          const written = await write(tx, context, c.workDate, planned, now)
+          change = { before: snapshotOf(planned.row), after: snapshotOf(written), recordId: written.id }
+        }
+        const row = await repo.transition(tx, id, decision, { ...decided, ...(change ?? {}) })
+        if (!row) throw new ConflictError(`Correction ${id} changed meanwhile; try again`)
+        const after = await load(tx, id)
+        await recordAudit(tx, decider, now, {
+          action: decision === 'approved' ? 'attendance_correction.approve' : 'attendance_correction.reject',
+          resource: 'attendance_correction',
+          resourceId: id,
+          before: toCorrectionResponse(found),
+          after,
+        })
+        return after
+      })
+    },
+
+    /**
+     * An administrator corrects a record at once (CONTRACT §11): the same recomputation as an
+     * approved correction, kept as an approved correction with its reason. Never one's own record,
+     * as nobody decides their own request; and not while the employee's correction of that date
+     * is pending (decide that first).
+     */
+    async edit(principal: Principal, recordId: number, input: EditRecordInput, actor: Actor, locale: Locale) {
+      const times = timesOf(input)
+      const reason = requiredText(input.reason, 'reason', 500)
+      const now = clock.now()
+      const found = await repo.recordById(db, recordId)
+      if (!found) throw new NotFoundError(`Attendance record ${recordId} does not exist`)
+      if (principal.employeeId !== null && found.employeeId === principal.employeeId)
+        throw new ForbiddenError(`Attendance record ${recordId} is your own: request a correction for your manager to decide`)
+      const context = await contextOf(found.employeeId)
+      const written = await database.write(async (tx) => {
+        const pending = await repo.pendingOn(tx, found.employeeId, found.workDate)
+        if (pending) throw pendingConflict(found.workDate, pending.id)
+        const planned = await plan(tx, context, found.workDate, times, now)
+        if (planned.unchanged) throw nothingToCorrect(found.workDate)
+        const record = await write(tx, context, found.workDate, planned, now)
+        const before = snapshotOf(planned.row)
+        const after = snapshotOf(record)
+        const correctionId = await repo.insertCorrection(tx, {
+          employeeId: found.employeeId,
+          workDate: found.workDate,
+          timezone: record.timezone,
+          clockInTime: times.clockIn ?? null,
+          clockOutTime: times.clockOut ?? null,
+          reason,
+          status: 'approved',
+          recordId,
+          before,
+          after,
+          createdBy: actor.userId,
+          decidedBy: actor.userId,
+          decidedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
+        await recordAudit(tx, actor, now, {
+          action: 'attendance_record.correct',
+          resource: 'attendance_record',
+          resourceId: recordId,
+          before,
+          after: { ...after, reason, correction_id: correctionId },
+        })
+        return record
+      })
+      const row = await attendanceRepo.findRecord(db, written.id)
+      return toRecordResponse(row!, locale)
+    },
+  }
+}
+
+export type CorrectionsService = ReturnType<typeof createCorrectionsService>
