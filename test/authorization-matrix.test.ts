@@ -353,9 +353,12 @@ function traces(body: unknown, who: Person, sent: string[] = []): string[] {
       for (const [field, item] of Object.entries(object)) visit(item, field)
       if (EMPLOYEE_OBJECTS.has(key) && object.id === who.employeeId) found.add(`${key}: employee ${object.id}`)
       if (USER_OBJECTS.has(key) && object.id === who.userId) found.add(`${key}: user ${object.id}`)
-      if ('work_date' in object && who.recordIds.includes(object.id as number)) found.add(`${key}: record ${object.id}`)
-      // the month calendar's days name their record without its date (CONTRACT §8)
-      if (key === 'record' && who.recordIds.includes(object.id as number)) found.add(`${key}: record ${object.id}`)
+      // a correction (CONTRACT §11) has a work date too, and names its record by record_id
+      if ('record_id' in object) {
+        if (who.recordIds.includes(object.record_id as number)) found.add(`${key}: record ${object.record_id}`)
+      } else if ('work_date' in object && who.recordIds.includes(object.id as number)) found.add(`${key}: record ${object.id}`)
+      // the month calendar's days name their record without its date (CONTRACT §8), a correction's before and after too
+      if (['record', 'before', 'after'].includes(key) && who.recordIds.includes(object.id as number)) found.add(`${key}: record ${object.id}`)
       if ('net_salary' in object && 'month' in object && who.salaryIds.includes(object.id as number))
         found.add(`${key}: salary ${object.id}`)
     }
@@ -563,6 +566,14 @@ describe('employee isolation: an employee never sees another employee’s data',
     who.notes.push(reason)
   }
 
+  /** A correction of a clock-out (CONTRACT §11), its reason a marker of the person. */
+  async function correction(who: Person, date: string, clockOut: string) {
+    const reason = `${who.username}-note-correction-${date.slice(5)}`
+    const reply = await as(who, 'POST', '/api/v1/attendance/corrections', { work_date: date, clock_out_time: `${date}T${clockOut}:00Z`, reason })
+    if (reply.status !== 201) throw new Error(`correction of ${who.username} failed: ${JSON.stringify(reply.body)}`)
+    who.notes.push(reason)
+  }
+
   async function hire(who: Person, group: number) {
     const created = await req(t.app, 'POST', '/api/v1/admin/employees', {
       token: admin,
@@ -644,6 +655,7 @@ describe('employee isolation: an employee never sees another employee’s data',
     // leave (CONTRACT §9): one type for everyone; A asks for a day now, B for two after round 1
     expect((await req(t.app, 'POST', '/api/v1/admin/leave/types', { token: admin, body: { name: 'Annual leave', annual_days: 5 } })).status).toBe(201)
     await leave(a, '2024-03-18', '2024-03-18')
+    await correction(a, '2024-03-12', '18:00')
 
     // B's records and salaries come later; what will point at them is known now, so both rounds send the same requests
     const ins = B_SHIFTS.filter(([kind]) => kind === 'in')
@@ -669,6 +681,7 @@ describe('employee isolation: an employee never sees another employee’s data',
     for (const [month, amounts] of B_SALARIES) await salary(b, month, amounts)
     expect({ recordIds: b.recordIds, dates: b.dates, notes: b.notes, salaryIds: b.salaryIds, months: b.months }).toEqual(planned)
     await leave(b, '2024-03-19', '2024-03-20')
+    await correction(b, '2024-03-13', '18:30')
     t.clock.set(NOW)
     await unread()
 

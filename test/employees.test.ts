@@ -149,7 +149,7 @@ describe('create', () => {
       okBody({
         user: account,
         roles: ['employee'],
-        permissions: ['attendance:clock', 'attendance:view', 'leave:request', 'salaries:read_own'],
+        permissions: ['attendance:clock', 'attendance:correct', 'attendance:view', 'leave:request', 'salaries:read_own'],
         employee: { id: 3, employee_no: 'E-003', name: 'Cara Chen', department_id: 2, company_id: 1, position: null, status: 1 },
       }),
     )

@@ -496,8 +496,8 @@ describe('permissions', () => {
     await db.db.delete(permissions).where(eq(permissions.name, 'leave:request'))
     const held = async () =>
       (await adminReq('GET', '/api/v1/admin/roles/by-name/employee/permissions')).body.data.map((p: { name: string }) => p.name).sort()
-    expect(await held()).toEqual(['attendance:clock', 'attendance:view', 'salaries:read_own'])
+    expect(await held()).toEqual(['attendance:clock', 'attendance:correct', 'attendance:view', 'salaries:read_own'])
     await seedAccessControl(db, t.clock.now())
-    expect(await held()).toEqual(['attendance:clock', 'attendance:view', 'leave:request', 'salaries:read_own'])
+    expect(await held()).toEqual(['attendance:clock', 'attendance:correct', 'attendance:view', 'leave:request', 'salaries:read_own'])
   })
 })

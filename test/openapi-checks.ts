@@ -166,6 +166,9 @@ export const EXAMPLE_STEPS: ExampleStep[] = [
   // the administrator holds approvals:manage and is not li.wei: it decides li.wei's request; deciding it again is a 409
   { operation: 'POST /api/v1/approvals/{kind}/{id}/approve', path: '/api/v1/approvals/leave/1/approve' },
   { operation: 'POST /api/v1/approvals/{kind}/{id}/reject', path: '/api/v1/approvals/leave/1/reject', expect: 409 },
+  // Thursday, before the frozen Friday, has no record of li.wei's; the administrator corrects li.wei's Friday at once
+  { operation: 'POST /api/v1/attendance/corrections', as: 'employee' },
+  { operation: 'PUT /api/v1/admin/attendance/records/{id}', path: '/api/v1/admin/attendance/records/1' },
   { operation: 'DELETE /api/v1/admin/attendance/groups/{id}/employees', path: '/api/v1/admin/attendance/groups/1/employees' },
   { operation: 'POST /api/v1/admin/salaries' },
   { operation: 'PUT /api/v1/admin/salaries/{id}', path: '/api/v1/admin/salaries/1' },

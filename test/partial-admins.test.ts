@@ -18,7 +18,7 @@ const ACCOUNT = (what: string, id: number, lacking: string[]) =>
   `You cannot ${what} user ${id}: that account holds ${lacking.join(', ')}, which your own roles do not grant`
 const INVOLVES = (what: string, lacking: string[]) => `You cannot ${what}: it involves ${lacking.join(', ')}, which your own roles do not grant`
 
-const EMPLOYEE_ROLE_PERMISSIONS = ['attendance:clock', 'attendance:view', 'leave:request', 'salaries:read_own']
+const EMPLOYEE_ROLE_PERMISSIONS = ['attendance:clock', 'attendance:correct', 'attendance:view', 'leave:request', 'salaries:read_own']
 const PAYROLL = ['salaries:read', 'salaries:update']
 /** The CEO's account: role payroll, and role employee from being linked to an employee record. */
 const CEO_HOLDS = [...EMPLOYEE_ROLE_PERMISSIONS, ...PAYROLL].sort()
@@ -266,6 +266,7 @@ const NOT_ABOUT_PEOPLE: Record<string, string> = {
   'POST /api/v1/admin/attendance/groups/:id/employees': 'attendance set-up',
   'DELETE /api/v1/admin/attendance/groups/:id/employees': 'attendance set-up',
   'POST /api/v1/admin/attendance/close-day': 'attendance records',
+  'PUT /api/v1/admin/attendance/records/:id': 'attendance records (never one’s own: 403)',
   'POST /api/v1/admin/salaries': 'salary records',
   'PATCH /api/v1/admin/salaries/batch-status': 'salary records',
   'PUT /api/v1/admin/salaries/:id': 'salary records',
@@ -276,6 +277,8 @@ const NOT_ABOUT_PEOPLE: Record<string, string> = {
   'POST /api/v1/admin/leave/balances/adjust': 'leave balances',
   'POST /api/v1/admin/leave/requests/:id/cancel': 'leave requests',
   'POST /api/v1/leave/requests': 'the caller’s own request',
+  'POST /api/v1/attendance/corrections': 'the caller’s own request',
+  'POST /api/v1/attendance/corrections/:id/cancel': 'the caller’s own request',
   'POST /api/v1/leave/requests/:id/cancel': 'the caller’s own request',
   'POST /api/v1/attendance/clock-in': 'the caller’s own record',
   'POST /api/v1/attendance/clock-out': 'the caller’s own record',

@@ -9,7 +9,10 @@ const Instant = t.String({
   error: 'must be an ISO 8601 instant such as 2024-10-08T09:00:00+08:00',
 })
 const Reason = t.String({ minLength: 1, maxLength: 500, description: 'why: required, not blank', error: 'reason is required (1 to 500 characters)' })
-const Status = t.UnionEnum(CORRECTION_STATUSES, { error: 'status must be pending, approved, rejected or cancelled' })
+const Status = t.Union(
+  CORRECTION_STATUSES.map((status) => t.Literal(status)),
+  { error: 'status must be pending, approved, rejected or cancelled' },
+)
 const Person = (description: string) => t.Object({ id: t.Integer(), name: t.String() }, { description })
 
 /** A record as a correction found it and left it. */
@@ -57,13 +60,22 @@ export const CreateCorrectionBody = t.Object(
     clock_out_time: t.Optional(Instant),
     reason: Reason,
   },
-  { examples: [{ work_date: '2024-10-08', clock_out_time: '2024-10-08T18:05:00+08:00', reason: 'Forgot to clock out after the release' }] },
+  {
+    examples: [
+      {
+        work_date: '2024-03-14',
+        clock_in_time: '2024-03-14T09:02:00+08:00',
+        clock_out_time: '2024-03-14T18:05:00+08:00',
+        reason: 'At the client’s office all day, where I could not clock in or out',
+      },
+    ],
+  },
 )
 export type CreateCorrectionInput = typeof CreateCorrectionBody.static
 
 export const EditRecordBody = t.Object(
   { clock_in_time: t.Optional(Instant), clock_out_time: t.Optional(Instant), reason: Reason },
-  { examples: [{ clock_in_time: '2024-10-08T09:00:00+08:00', reason: 'The gate reader was down; the guard’s log shows 09:00' }] },
+  { examples: [{ clock_in_time: '2024-03-15T09:00:00+08:00', reason: 'The gate reader was down; the guard’s log shows 09:00' }] },
 )
 export type EditRecordInput = typeof EditRecordBody.static
 
