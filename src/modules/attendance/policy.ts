@@ -204,12 +204,14 @@ export function judgeClockOut(shift: Shift, clockIn: Date, clockOut: Date, lateM
 /**
  * Overtime (CONTRACT §11): on a work day the minutes from the rule's work end to the clock-out
  * (for a flexible rule, the work time beyond the required hours), counted only when they reach
- * the threshold, and never more than the time worked; on any other day all the time worked.
+ * the threshold, counted on no more than the time worked; on any other day all the time worked.
  */
 export function overtimeOf(shift: Shift, clockOut: Date, workMinutes: number): number {
   if (!shift.workDay) return workMinutes
   const beyond = shift.flexible ? workMinutes - requiredMinutes(shift.requiredWorkHours) : minuteOf(clockOut) - minuteOf(shift.overtimeFrom)
-  return beyond > 0 && beyond >= shift.overtimeThreshold ? Math.min(beyond, workMinutes) : 0
+  // the threshold applies to what was worked: in at 18:50 and out at 19:05 is 15 minutes, not 65
+  const counted = Math.min(beyond, workMinutes)
+  return counted > 0 && counted >= shift.overtimeThreshold ? counted : 0
 }
 
 /** The fewest whole minutes whose hours (as shown, 2 decimals) reach `hours`. */
