@@ -3,7 +3,14 @@ ARG BUN_VERSION=1.4
 FROM oven/bun:${BUN_VERSION}-slim AS deps
 WORKDIR /app
 COPY package.json bun.lock ./
-RUN bun install --frozen-lockfile --production
+# --production still installs what only type-checking uses, because Elysia and Drizzle name it as
+# optional peers (typescript with its native compiler, @types/bun, bun-types), and libsql's build for
+# the other C library beside the one this base runs (musl beside glibc): none of it, nor type
+# declarations and source maps, is loaded by the service. (--omit=peer would also drop required peers.)
+RUN bun install --frozen-lockfile --production \
+ && rm -rf node_modules/typescript node_modules/@typescript node_modules/bun-types node_modules/@types \
+ && if ldd --version 2>&1 | grep -qi musl; then rm -rf node_modules/@libsql/*-gnu; else rm -rf node_modules/@libsql/*-musl; fi \
+ && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete
 
 FROM oven/bun:${BUN_VERSION}-slim
 WORKDIR /app
@@ -19,8 +26,8 @@ RUN mkdir -p /data && chown bun:bun /data
 USER bun
 VOLUME /data
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["bun", "-e", "const r = await fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health'); process.exit(r.ok ? 0 : 1)"]
+# asks /health where the service listens (HOST, PORT); podman keeps it only in Docker format (podman build --format docker)
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["bun", "src/health-check.ts"]
 # SIGTERM drains requests in flight and closes the database before exiting
 STOPSIGNAL SIGTERM
 CMD ["bun", "src/index.ts"]

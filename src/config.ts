@@ -39,6 +39,8 @@ export interface Config {
   loginConcurrency: number
   /** addresses of reverse proxies whose X-Forwarded-For is believed; empty: the socket's address is the client's */
   trustedProxies: string[]
+  /** several instances on this host share PORT (SO_REUSEPORT); false: a port another process serves stops the start */
+  reusePort: boolean
   logLevel: LogLevel
   locale: Locale
 }
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadQuota: integer(env, 'UPLOAD_QUOTA', 2 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
     loginConcurrency: integer(env, 'LOGIN_CONCURRENCY', Math.max(1, availableParallelism() - 1), 1, 64),
     trustedProxies: trustedProxies(env),
+    reusePort: boolean(env, 'REUSE_PORT', false),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     locale: text(env, 'LOCALE')?.toLowerCase().startsWith('zh') ? 'zh' : 'en',
   }

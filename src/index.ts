@@ -1,14 +1,17 @@
 import { createApp } from './app'
 import { prepare } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
+import { checkCanListen, checkDataLocations, listenProblem, StartUpError } from './lib/start-up-checks'
 import { createDayClose, scheduleDayClose } from './modules/attendance/day-close'
 import { reconcileStorage } from './modules/storage/reconcile'
 
 let config
 try {
   config = loadConfig()
+  checkCanListen(config.host, config.port, config.reusePort)
+  checkDataLocations(config)
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error
+  if (!(error instanceof ConfigError) && !(error instanceof StartUpError)) throw error
   console.error(error.message)
   process.exit(1)
 }
@@ -16,13 +19,23 @@ try {
 const deps = await prepare(config)
 // a stray rejection is a bug to log, not a reason to drop every request in flight
 process.on('unhandledRejection', (error) => deps.logger.error('unhandled rejection', { error: String(error) }))
-// a batch upload may carry 20 files of the maximum size; the service enforces the real limits as it streams
-const app = createApp(deps).listen({
-  port: config.port,
-  hostname: config.host,
-  reusePort: true,
-  maxRequestBodySize: config.maxFileSize * 20 + 1024 * 1024,
-})
+let app
+try {
+  app = createApp(deps).listen({
+    port: config.port,
+    hostname: config.host,
+    reusePort: config.reusePort,
+    // a batch upload may carry 20 files of the maximum size; the service enforces the real limits as it streams
+    maxRequestBodySize: config.maxFileSize * 20 + 1024 * 1024,
+  })
+} catch (error) {
+  // another process took the port since the check above, or it was skipped (REUSE_PORT=true)
+  const problem = listenProblem(config.host, config.port, config.reusePort, error)
+  if (!problem) throw error
+  console.error(problem.message)
+  deps.database.close()
+  process.exit(1)
+}
 const port = app.server?.port
 // PUBLIC_URL's default names the configured port, which with PORT=0 is not the one bound
 const publicUrl = config.port === 0 ? config.publicUrl.replace(/^http:\/\/localhost:0$/, `http://localhost:${port}`) : config.publicUrl

@@ -34,7 +34,7 @@ async function waitForLine(stream: ReadableStream<Uint8Array>, text: string, tim
 }
 
 /**
- * Starts `processes` copies of the service on one port (it listens with reusePort),
+ * Starts `processes` copies of the service on one port (REUSE_PORT=true),
  * one after another (each runs the start-up migrations and seeding), and returns how
  * to stop them.
  */
@@ -44,7 +44,7 @@ export async function startServer(options: {
   command?: string[]
 }): Promise<ServerProcess> {
   const port = freePort()
-  const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...options.env }
+  const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), REUSE_PORT: 'true', LOG_LEVEL: 'info', ...options.env }
   const children: Bun.Subprocess<'ignore', 'pipe', 'inherit'>[] = []
   const stop = async () => {
     for (const child of children) child.kill('SIGTERM')

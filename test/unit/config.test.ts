@@ -21,6 +21,7 @@ describe('configuration', () => {
       uploadQuota: 2147483648,
       loginConcurrency: Math.max(1, availableParallelism() - 1),
       trustedProxies: [],
+      reusePort: false,
       logLevel: 'info',
       locale: 'en',
     })
@@ -82,6 +83,7 @@ describe('configuration', () => {
     ['UPLOAD_QUOTA', { UPLOAD_QUOTA: '-1' }],
     ['LOGIN_CONCURRENCY', { LOGIN_CONCURRENCY: '0' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '127.0.0.1, proxy.internal' }],
+    ['REUSE_PORT', { REUSE_PORT: 'several' }],
   ]
   test.each(bad)('a bad %s stops the start with a message naming it', (setting, env) => {
     let thrown: unknown
