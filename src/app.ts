@@ -13,6 +13,7 @@ import { localeOf } from './http/locale'
 import { SECURITY_HEADERS } from './http/security-headers'
 import type { Clock } from './lib/clock'
 import { createHashGate, hashGateOptions } from './lib/hash-gate'
+import { createLimiter } from './lib/limiter'
 import type { Logger } from './lib/logger'
 import type { UrlSigner } from './lib/url-signer'
 import { attendanceAdminController, attendanceController } from './modules/attendance'
@@ -34,6 +35,8 @@ import { departmentsController } from './modules/departments'
 import { createDepartmentsService } from './modules/departments/service'
 import { employeesController } from './modules/employees'
 import { createEmployeesService } from './modules/employees/service'
+import { employeeImportController } from './modules/employees/import'
+import { createEmployeeImport } from './modules/employees/import/service'
 import { healthController } from './modules/health'
 import { approvalsController } from './modules/approvals'
 import { createApprovalsService } from './modules/approvals/service'
@@ -48,6 +51,8 @@ import { correctionsController, recordEditController } from './modules/correctio
 import { createCorrectionsService } from './modules/corrections/service'
 import { salariesAdminController, salariesEmployeeController } from './modules/salaries'
 import { createSalariesService } from './modules/salaries/service'
+import { exportsController } from './modules/exports'
+import { createExportsService } from './modules/exports/service'
 import { storageController } from './modules/storage'
 import { createStorageService } from './modules/storage/service'
 import type { ObjectStore } from './modules/storage/store'
@@ -108,6 +113,7 @@ export function createApp(deps: AppDeps) {
     .use(usersController(guard, reply, createUsersService(services)))
     .use(companiesController(guard, reply, createCompaniesService(services)))
     .use(employeesController(guard, reply, createEmployeesService(services)))
+    .use(employeeImportController(guard, reply, createEmployeeImport({ database, clock, hashing: createLimiter(config.loginConcurrency) })))
     .use(rolesController(guard, locale, reply, rbac))
     .use(permissionsController(guard, locale, reply, rbac))
     .use(departmentsController(guard, reply, createDepartmentsService(services)))
@@ -123,6 +129,7 @@ export function createApp(deps: AppDeps) {
     .use(approvalsController(guard, reply, createApprovalsService({ database, leave, corrections })))
     .use(salariesAdminController(guard, locale, reply, salaries))
     .use(salariesEmployeeController(guard, locale, reply, salaries))
+    .use(exportsController(guard, locale, createExportsService({ ...attendanceDeps, logger })))
     .use(
       storageController(
         guard,

@@ -53,8 +53,15 @@ const RUNS: Record<string, number> = {
 }
 const takesInput = (route: Route) => Boolean(route.body || route.query || route.path.includes(':') || route.path.includes('upload'))
 const runsOf = (route: Route) => RUNS[route.key] ?? (takesInput(route) ? ADMIN_RUNS : INPUTLESS_RUNS)
-/** Success here is not an envelope: a file's bytes, the docs page and the OpenAPI document. */
-const NOT_ENVELOPED = new Set(['/swagger', '/swagger/json', '/swagger/assets/:file', '/api/v1/storage/files/:id/content'])
+/** Success here is not an envelope: a file's bytes, the exports' CSV or XLSX, the docs page and the OpenAPI document. */
+const NOT_ENVELOPED = new Set([
+  '/swagger',
+  '/swagger/json',
+  '/swagger/assets/:file',
+  '/api/v1/storage/files/:id/content',
+  '/api/v1/admin/exports/attendance',
+  '/api/v1/admin/exports/salaries',
+])
 /** Refusals that write on purpose: a failed sign-in is counted (rate limit); a clock-in outside the area is kept for review. */
 const WRITES_WHEN_REFUSED: Record<string, string[]> = {
   'POST /api/v1/auth/login': ['login_failures'],
@@ -357,9 +364,44 @@ function refersToAdmin(route: Route, path: string): boolean {
   return decoded.trim() !== '' && Number(decoded) === adminId
 }
 
+/**
+ * An employee import: a CSV file in the form's field "file" (boundary x) with a header of import
+ * columns (and some that are not) and rows of plausible and hostile cells, quoted as RFC 4180 has it.
+ */
+function importArb(): fc.Arbitrary<RawBody> {
+  const valid = ['employee_no', 'phone', 'email', 'department', 'company_id', 'position', 'hire_date', 'status', 'manager_id', 'username', 'password']
+  const column = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...valid) },
+    { weight: 1, arbitrary: fc.constantFrom('name', 'Name', 'Employee No', 'user_id', 'dept', '') },
+  )
+  const cell = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('Fuzz Person', 'E-9', 'fuzzing ', '1', '2', '0', '2024-02-30', '2024-03-01', 'a@b.co', '+86 1') },
+    { weight: 2, arbitrary: fc.constantFrom('fuzz.user', 'password-123', '', ' ', '"quoted"', 'a,b', 'two\nlines', '=1+1', '99999999999999999999') },
+    { weight: 1, arbitrary: unicodeString },
+  )
+  const quoted = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
+  return fc
+    .record({ withName: fc.boolean(), columns: fc.uniqueArray(column, { maxLength: 5 }), bom: fc.boolean() })
+    .chain(({ withName, columns, bom }) => {
+      const header = withName || columns.length === 0 ? ['name', ...columns] : columns
+      // mostly as many cells as the header, so that rows get past their shape to the rules
+      const row = fc.oneof(
+        { weight: 4, arbitrary: fc.array(cell, { minLength: header.length, maxLength: header.length }) },
+        { weight: 1, arbitrary: fc.array(cell, { maxLength: header.length + 2 }) },
+      )
+      return fc.array(row, { maxLength: 4 }).map((rows) => ({ header, rows, bom }))
+    })
+    .map(({ header, rows, bom }) => {
+      const text = (bom ? '\uFEFF' : '') + [header, ...rows].map((row) => row.map(quoted).join(',')).join('\r\n')
+      const part = 'Content-Disposition: form-data; name="file"; filename="employees.csv"\r\nContent-Type: text/csv'
+      return { kind: 'raw' as const, contentType: 'multipart/form-data; boundary=x', text: `--x\r\n${part}\r\n\r\n${text}\r\n--x--\r\n` }
+    })
+}
+
 function inputArb(route: Route): fc.Arbitrary<FuzzInput> {
   let body: fc.Arbitrary<JsonBody | FormBody | RawBody | undefined> = fc.constant(undefined)
-  if (route.key === 'POST /api/v1/storage/upload') body = uploadArb('file')
+  if (route.key === 'POST /api/v1/admin/employees/import') body = fc.oneof({ weight: 3, arbitrary: importArb() }, { weight: 1, arbitrary: uploadArb('file') })
+  else if (route.key === 'POST /api/v1/storage/upload') body = uploadArb('file')
   else if (route.key === 'POST /api/v1/storage/batch-upload') body = uploadArb('files')
   else if (route.method !== 'GET') {
     const json = jsonBodyArb(route.body, bodyOverrides(route))

@@ -42,17 +42,18 @@ describe('the OpenAPI document', () => {
     }
   })
 
-  test('one request content type: JSON, multipart only on the two uploads; JSON answers except the file content', () => {
+  test('one request content type: JSON, multipart only on the two uploads and the employee import; JSON answers except the file content and the exports', () => {
     const multipart: string[] = []
     for (const { method, path, operation } of operations(doc)) {
       const types = Object.keys(operation.requestBody?.content ?? {})
       if (operation.requestBody) expect(types.length, `${method} ${path}`).toBe(1)
       if (types[0] === 'multipart/form-data') multipart.push(`${method} ${path}`)
       for (const [status, response] of Object.entries(operation.responses as Record<string, { content?: object }>))
-        if (response.content && path !== '/api/v1/storage/files/{id}/content')
+        // the downloads: a file's bytes, and an export's CSV or XLSX
+        if (response.content && path !== '/api/v1/storage/files/{id}/content' && !(path.startsWith('/api/v1/admin/exports/') && status === '200'))
           expect(Object.keys(response.content), `${method} ${path} ${status}`).toEqual(['application/json'])
     }
-    expect(multipart.sort()).toEqual(['POST /api/v1/storage/batch-upload', 'POST /api/v1/storage/upload'])
+    expect(multipart.sort()).toEqual(['POST /api/v1/admin/employees/import', 'POST /api/v1/storage/batch-upload', 'POST /api/v1/storage/upload'])
   })
 
   test('integers are integers everywhere, with no string branch and no default but page and page_size', () => {

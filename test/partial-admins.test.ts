@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { errorBody, login, loginAdmin, makeUser, req, startApp, tableRows, type TestApp } from './helpers'
+import { errorBody, login, loginAdmin, makeUser, replyOf, req, startApp, tableRows, type TestApp } from './helpers'
 
 /*
  * Issue 19: partial administrators. For every admin route that changes an account, a role, or the link
@@ -71,7 +71,16 @@ interface Attempt {
   method: string
   path: () => string
   body?: (clerk: { id: number }) => unknown
+  /** a multipart form instead of a JSON body */
+  form?: () => FormData
   message: (clerk: { id: number }) => string
+}
+
+/** A CSV file in the multipart field "file", as the employee import takes it. */
+const csvForm = (text: string) => () => {
+  const form = new FormData()
+  form.append('file', new File([text], 'employees.csv', { type: 'text/csv' }))
+  return form
 }
 
 /** The reproductions of the issue and their relatives, each by a caller holding just the route's permission. */
@@ -170,6 +179,14 @@ const ATTEMPTS: Attempt[] = [
     method: 'POST',
     path: () => '/api/v1/admin/employees',
     body: () => ({ name: 'New Hire', username: 'new-hire', password: 'new-hire-password-1' }),
+    message: () => INVOLVES('give a new account role employee', EMPLOYEE_ROLE_PERMISSIONS),
+  },
+  {
+    why: 'import employees with new accounts holding role employee, which the caller does not hold',
+    permission: 'employees:create',
+    method: 'POST',
+    path: () => '/api/v1/admin/employees/import?dry_run=false',
+    form: csvForm('name,username,password\r\nNew Hire,imported-hire,imported-password-1\r\n'),
     message: () => INVOLVES('give a new account role employee', EMPLOYEE_ROLE_PERMISSIONS),
   },
   {
@@ -286,7 +303,7 @@ const NOT_ABOUT_PEOPLE: Record<string, string> = {
 
 describe('the route table', () => {
   test('every changing route guarded by a permission is tried here or listed as touching no one’s access', () => {
-    const tried = new Set(ATTEMPTS.map((attempt) => `${attempt.method} ${attempt.path().replace(/\/\d+(?=\/|$)/g, '/:id')}`))
+    const tried = new Set(ATTEMPTS.map((attempt) => `${attempt.method} ${attempt.path().split('?')[0].replace(/\/\d+(?=\/|$)/g, '/:id')}`))
     const unplaced = t.app.routes
       .filter((route) => !['GET', 'HEAD'].includes(route.method))
       .filter((route) => (route.hooks.detail as { 'x-permission'?: string } | undefined)?.['x-permission'])
@@ -301,7 +318,13 @@ describe('a partial administrator acting on someone who holds more', () => {
     test(`${attempt.permission}: ${attempt.why} → 403, nothing changes`, async () => {
       const clerk = await clerkWith(attempt.permission)
       const before = await tableRows(t)
-      const reply = await req(t.app, attempt.method, attempt.path(), { token: clerk.token, body: attempt.body?.(clerk) })
+      const reply = attempt.form
+        ? await replyOf(
+            await t.app.handle(
+              new Request(`http://localhost${attempt.path()}`, { method: attempt.method, body: attempt.form(), headers: { authorization: `Bearer ${clerk.token}` } }),
+            ),
+          )
+        : await req(t.app, attempt.method, attempt.path(), { token: clerk.token, body: attempt.body?.(clerk) })
       expect({ status: reply.status, body: reply.body }).toEqual({ status: 403, body: errorBody(403, attempt.message(clerk)) })
       expect(await tableRows(t)).toEqual(before)
     })

@@ -1,9 +1,16 @@
+/** What is wrong with one field; `row` is the row of an imported file it was found in (the header is row 1). */
+export interface FieldError {
+  row?: number
+  field: string
+  message: string
+}
+
 /** Domain errors: services throw these; the one onError turns them into the envelope. */
 export class AppError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly errors?: { field: string; message: string }[],
+    readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
   ) {
     super(message)
@@ -12,7 +19,7 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(message: string, errors?: { field: string; message: string }[]) {
+  constructor(message: string, errors?: FieldError[]) {
     super(400, message, errors)
   }
 }

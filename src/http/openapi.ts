@@ -68,6 +68,10 @@ export const TAGS = [
     name: 'Approvals',
     description: 'Requests you may decide (your reports’, your attendance group’s, or anyone’s with approvals:manage), and approving or rejecting them.',
   },
+  {
+    name: 'Exports',
+    description: 'Downloads of a month’s attendance sheet and salary register as CSV or XLSX, streamed as they are produced; every export is audited.',
+  },
   { name: 'Leave', description: 'Leave types, balances (a ledger of every change) and requests: your own, and every employee’s for HR.' },
   {
     name: 'Files',
@@ -143,7 +147,11 @@ const ErrorEnvelope: Schema = {
       items: {
         type: 'object',
         required: ['field', 'message'],
-        properties: { field: { type: 'string', examples: ['page_size'] }, message: { type: 'string', examples: ['must be a whole number of at least 1'] } },
+        properties: {
+          row: { type: 'integer', minimum: 1, description: 'on an import: the row of the file, as a spreadsheet numbers it (the header is row 1)' },
+          field: { type: 'string', examples: ['page_size'] },
+          message: { type: 'string', examples: ['must be a whole number of at least 1'] },
+        },
       },
     },
   },

@@ -26,3 +26,11 @@ export function toFen(value: unknown, field: string, maxYuan = MAX_YUAN): number
 export function toYuan(fen: number): number {
   return fen / 100
 }
+
+/** Integer fen → yuan written with exactly 2 decimals, from the integer (no floating point): 1999 → "19.99", -5 → "-0.05". */
+export function yuanText(fen: number): string {
+  if (!Number.isSafeInteger(fen)) throw new RangeError(`not a whole number of fen: ${fen}`)
+  const sign = fen < 0 ? '-' : ''
+  const abs = Math.abs(fen)
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+}

@@ -5,7 +5,8 @@ import { addDays, daysBetween, instantAt } from '../../lib/local-time'
 import { statusText } from '../../lib/status-text'
 import type { AttendanceRecordResponse } from './model'
 import type { DayKind } from '../calendar/work-days'
-import { halfDayShift, hoursOf, ruleOn, shiftAt, shiftFor, type PolicyRule, type Shift } from './policy'
+import { halfDayShift, hoursOf, ruleOfWeekday, ruleOn, shiftAt, shiftFor, type PolicyRule, type Shift } from './policy'
+import type { DayRule } from './statistics'
 import type * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import type * as setup from './setup-repository'
@@ -36,6 +37,15 @@ export function policyOf(rule: setup.RuleRow): PolicyRule {
     policies.set(rule, policy)
   }
   return policy
+}
+
+/** The rule that applies on each ISO weekday (index 1–7), as statistics (and the exported sheet) judge dates by it. */
+export function weekdayRules(rules: readonly setup.RuleRow[]): DayRule[] {
+  return Array.from({ length: 8 }, (_, day) => {
+    const rule = day === 0 ? null : ruleOfWeekday(rules, policyOf, day)
+    const workDay = rule !== null && policyOf(rule).workDays.includes(day)
+    return { rule: rule?.id ?? null, workDay, allowedLateDays: rule?.allowedLateDays ?? 0 }
+  })
 }
 
 /** The rule of a group's enabled rules (lowest id first) that applies on a date. */

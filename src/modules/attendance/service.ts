@@ -16,7 +16,7 @@ import type {
   StatisticsQuery,
   SummaryResponse,
 } from './model'
-import { closesAt, halfDayShift, judgeClockIn, judgeClockOut, ruleOfWeekday, shiftFor } from './policy'
+import { closesAt, judgeClockIn, judgeClockOut } from './policy'
 import { judgePosition, type Fence } from './geofence'
 import {
   checkDate,
@@ -27,6 +27,7 @@ import {
   shiftNow,
   shiftOfDay,
   shiftOfRecord,
+  weekdayRules,
   toAttemptResponse,
   toRecordResponse,
 } from './records'
@@ -35,7 +36,7 @@ import * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import * as setup from './setup-repository'
 import { toRuleResponse } from './setup-shapes'
-import { computeStatistics, type DayRule, type StatisticsResult } from './statistics'
+import { computeStatistics, type StatisticsResult } from './statistics'
 import { calendarBetween, kindOn } from '../calendar/repository'
 import { halfDayOff, leaveDates } from '../leave/repository'
 
@@ -50,15 +51,6 @@ export const ATTEMPT_MAX = 10
 export const ATTEMPT_WINDOW_MS = 10 * 60_000
 
 const NO_FENCE: Fence = { locationRequired: false, allowedLatitude: null, allowedLongitude: null, locationRadius: 0 }
-
-/** The rule that applies on each ISO weekday (index 1–7), as statistics judge dates by it. */
-function weekdayRules(rules: setup.RuleRow[]): DayRule[] {
-  return Array.from({ length: 8 }, (_, day) => {
-    const rule = day === 0 ? null : ruleOfWeekday(rules, policyOf, day)
-    const workDay = rule !== null && policyOf(rule).workDays.includes(day)
-    return { rule: rule?.id ?? null, workDay, allowedLateDays: rule?.allowedLateDays ?? 0 }
-  })
-}
 
 export interface AttendanceDeps {
   database: Database

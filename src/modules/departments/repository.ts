@@ -1,6 +1,7 @@
-import { asc, count, eq } from 'drizzle-orm'
+import { asc, count, eq, inArray, sql } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { departments } from '../../db/schema'
+import { inBatches } from '../../db/batches'
 import { containsAny } from '../../db/search'
 import type { PageWindow } from '../../http/pagination'
 
@@ -36,4 +37,24 @@ export async function listDepartments(db: Queryable, name: string | undefined, w
 
 export async function allDepartmentNames(db: Queryable) {
   return db.select({ id: departments.id, name: departments.name }).from(departments).orderBy(asc(departments.id))
+}
+
+/**
+ * SQLite's lower(): ASCII letters only, as the unique index on lower(name) compares department names.
+ * Names that differ in other letters' case are different departments.
+ */
+export const departmentKey = (name: string) => name.trim().replace(/[A-Z]/g, (letter) => letter.toLowerCase())
+
+/** The departments named `names` ignoring case and surrounding spaces, by departmentKey. */
+export async function departmentsByName(db: Queryable, names: string[]): Promise<Map<string, { id: number; name: string }>> {
+  const found = new Map<string, { id: number; name: string }>()
+  const keys = [...new Set(names.map(departmentKey))]
+  for (const batch of inBatches(keys, 1)) {
+    const rows = await db
+      .select({ id: departments.id, name: departments.name })
+      .from(departments)
+      .where(inArray(sql`lower(${departments.name})`, batch))
+    for (const row of rows) found.set(departmentKey(row.name), row)
+  }
+  return found
 }

@@ -1,10 +1,12 @@
-import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { attendanceGroupMembers, departments, employees } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
 import { containsAny } from '../../db/search'
+import { inBatches } from '../../db/batches'
 
 export type EmployeeRow = typeof employees.$inferSelect
+export type NewEmployee = typeof employees.$inferInsert
 export type EmployeeWithDepartment = EmployeeRow & { department: { id: number; name: string } | null; attendanceGroupId: number | null }
 
 const withDepartment = {
@@ -32,9 +34,37 @@ export async function findEmployee(db: Queryable, id: number): Promise<EmployeeW
   return row ? merge(row) : null
 }
 
-export async function insertEmployee(db: Queryable, values: typeof employees.$inferInsert): Promise<number> {
+export async function insertEmployee(db: Queryable, values: NewEmployee): Promise<number> {
   const [row] = await db.insert(employees).values(values).returning({ id: employees.id })
   return row.id
+}
+
+/**
+ * Inserts many employees with few statements; the rows as stored, in the order of `rows`. SQLite
+ * numbers the rows of one INSERT in the order of its VALUES, so each statement's rows sorted by id
+ * are in that order.
+ */
+export async function insertEmployees(db: Queryable, rows: NewEmployee[]): Promise<EmployeeRow[]> {
+  const stored: EmployeeRow[] = []
+  for (const batch of inBatches(rows, 13)) stored.push(...(await db.insert(employees).values(batch).returning()).sort((a, b) => a.id - b.id))
+  return stored
+}
+
+/** Of `ids`, those that name no employee. */
+export async function missingEmployeeIds(db: Queryable, ids: number[]): Promise<Set<number>> {
+  const missing = new Set(ids)
+  for (const batch of inBatches([...missing], 1))
+    for (const row of await db.select({ id: employees.id }).from(employees).where(inArray(employees.id, batch))) missing.delete(row.id)
+  return missing
+}
+
+/** Of the employee numbers `numbers`, those some employee already has. */
+export async function takenEmployeeNos(db: Queryable, numbers: string[]): Promise<Set<string>> {
+  const taken = new Set<string>()
+  for (const batch of inBatches(numbers, 1))
+    for (const row of await db.select({ no: employees.employeeNo }).from(employees).where(inArray(employees.employeeNo, batch)))
+      if (row.no !== null) taken.add(row.no)
+  return taken
 }
 
 export async function updateEmployee(db: Queryable, id: number, values: Partial<typeof employees.$inferInsert>): Promise<boolean> {

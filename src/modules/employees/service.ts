@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm'
-import type { Database, Tx } from '../../db/client'
+import { inArray } from 'drizzle-orm'
+import type { Database, Queryable, Tx } from '../../db/client'
 import { companies, departments, users } from '../../db/schema'
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
+import { ConflictError, NotFoundError, ValidationError, type FieldError } from '../../http/errors'
 import { p1, pageWindow } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
@@ -46,20 +46,56 @@ function checkHireDate(value: string | null | undefined): void {
     throw new ValidationError(`hire_date "${value}" is not a real date (YYYY-MM-DD)`, [{ field: 'hire_date', message: 'is not a real date' }])
 }
 
+/**
+ * The rules of a new employee that need no database, in the order create applies them; each throws
+ * a ValidationError. An import applies the same ones to each row of its file.
+ */
+export const NEW_EMPLOYEE_RULES: readonly ((input: CreateEmployeeInput) => void)[] = [
+  (input) => {
+    if ((input.username === undefined) !== (input.password === undefined))
+      throw new ValidationError('Send username and password together to create a linked account', [
+        { field: input.username === undefined ? 'username' : 'password', message: 'is required with the other' },
+      ])
+  },
+  (input) => {
+    if (input.username !== undefined && input.user_id !== undefined)
+      throw new ValidationError('Send either user_id (link an existing user) or username and password (create one), not both', [
+        { field: 'user_id', message: 'conflicts with username' },
+      ])
+  },
+  (input) => checkHireDate(input.hire_date),
+  (input) => void requiredText(input.name ?? '', 'name'),
+]
+
+type References = { department_id?: number | null; company_id?: number | null; user_id?: number | null }
+
+/**
+ * For each of `list`, every department, company or user it names that does not exist: one query
+ * per kind however long the list (an import checks all its rows at once).
+ */
+export async function missingReferences(db: Queryable, list: readonly References[]): Promise<FieldError[][]> {
+  const existing = async (table: typeof departments | typeof companies | typeof users, ids: (number | null | undefined)[]) => {
+    const wanted = [...new Set(ids.filter((id): id is number => !!id))]
+    if (wanted.length === 0) return new Set<number>()
+    return new Set((await db.select({ id: table.id }).from(table).where(inArray(table.id, wanted))).map((row) => row.id))
+  }
+  const departmentIds = await existing(departments, list.map((refs) => refs.department_id))
+  const companyIds = await existing(companies, list.map((refs) => refs.company_id))
+  const userIds = await existing(users, list.map((refs) => refs.user_id))
+  return list.map((refs) => {
+    const problems: FieldError[] = []
+    if (refs.department_id && !departmentIds.has(refs.department_id))
+      problems.push({ field: 'department_id', message: `department ${refs.department_id} does not exist` })
+    if (refs.company_id && !companyIds.has(refs.company_id))
+      problems.push({ field: 'company_id', message: `company ${refs.company_id} does not exist` })
+    if (refs.user_id && !userIds.has(refs.user_id)) problems.push({ field: 'user_id', message: `user ${refs.user_id} does not exist` })
+    return problems
+  })
+}
+
 /** 400 naming every referenced department, company or user that does not exist. */
-async function checkReferences(
-  tx: Tx,
-  refs: { department_id?: number | null; company_id?: number | null; user_id?: number | null },
-): Promise<void> {
-  const problems: { field: string; message: string }[] = []
-  const exists = async (table: typeof departments | typeof companies | typeof users, id: number) =>
-    (await tx.select({ id: table.id }).from(table).where(eq(table.id, id)).limit(1)).length > 0
-  if (refs.department_id && !(await exists(departments, refs.department_id)))
-    problems.push({ field: 'department_id', message: `department ${refs.department_id} does not exist` })
-  if (refs.company_id && !(await exists(companies, refs.company_id)))
-    problems.push({ field: 'company_id', message: `company ${refs.company_id} does not exist` })
-  if (refs.user_id && !(await exists(users, refs.user_id)))
-    problems.push({ field: 'user_id', message: `user ${refs.user_id} does not exist` })
+async function checkReferences(tx: Tx, refs: References): Promise<void> {
+  const [problems] = await missingReferences(tx, [refs])
   if (problems.length > 0)
     throw new ValidationError(problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems)
 }
@@ -91,13 +127,34 @@ async function checkManager(tx: Tx, employee: { id: number; name: string } | nul
   throw new ValidationError(`manager_id ${managerId} would make a cycle of managers: ${names}`, [{ field: 'manager_id', message: `makes a cycle: ${names}` }])
 }
 
+export const employeeNoTaken = (employeeNo: string | null | undefined) => new ConflictError(`Employee number "${employeeNo}" is already in use`)
+
 function conflictFor(error: unknown, input: { employee_no?: string | null; user_id?: number | null; username?: string }) {
   const target = uniqueViolationTarget(error)
-  if (target.includes('employee_no')) return new ConflictError(`Employee number "${input.employee_no}" is already in use`)
+  if (target.includes('employee_no')) return employeeNoTaken(input.employee_no)
   if (target.includes('employees_user') || target.includes('employees.user_id'))
     return new ConflictError(`User ${input.user_id} is already linked to another employee`)
   if (target.includes('username')) return usernameTaken(input.username ?? '')
   return new ConflictError('The employee conflicts with an existing record')
+}
+
+/** The row of a new employee, its texts trimmed (blank is null); `input` has passed NEW_EMPLOYEE_RULES. */
+export function newEmployeeRow(input: CreateEmployeeInput, userId: number | null, now: Date): repo.NewEmployee {
+  return {
+    name: requiredText(input.name, 'name'),
+    employeeNo: optionalText(input.employee_no),
+    phone: optionalText(input.phone),
+    email: optionalText(input.email),
+    departmentId: input.department_id ?? null,
+    companyId: input.company_id ?? null,
+    position: optionalText(input.position),
+    hireDate: input.hire_date ?? null,
+    status: input.status ?? 1,
+    userId,
+    managerId: input.manager_id ?? null,
+    createdAt: now,
+    updatedAt: now,
+  }
 }
 
 export function createEmployeesService({ database, clock, access }: { database: Database; clock: Clock; access: AccessResolver }) {
@@ -143,15 +200,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
     },
 
     async create(input: CreateEmployeeInput, actor: Actor, principal: Principal): Promise<EmployeeResponse> {
-      if ((input.username === undefined) !== (input.password === undefined))
-        throw new ValidationError('Send username and password together to create a linked account', [
-          { field: input.username === undefined ? 'username' : 'password', message: 'is required with the other' },
-        ])
-      if (input.username !== undefined && input.user_id !== undefined)
-        throw new ValidationError('Send either user_id (link an existing user) or username and password (create one), not both', [
-          { field: 'user_id', message: 'conflicts with username' },
-        ])
-      checkHireDate(input.hire_date)
+      for (const rule of NEW_EMPLOYEE_RULES) rule(input)
       const name = requiredText(input.name, 'name')
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password)
       const now = clock.now()
@@ -167,21 +216,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
             userId = user.id
           }
           if (userId !== null) await changeLink(tx, principal, actor, { from: null, to: userId, existingRecord: false }, now)
-          const id = await repo.insertEmployee(tx, {
-            name,
-            employeeNo: optionalText(input.employee_no),
-            phone: optionalText(input.phone),
-            email: optionalText(input.email),
-            departmentId: input.department_id ?? null,
-            companyId: input.company_id ?? null,
-            position: optionalText(input.position),
-            hireDate: input.hire_date ?? null,
-            status: input.status ?? 1,
-            userId,
-            managerId: input.manager_id ?? null,
-            createdAt: now,
-            updatedAt: now,
-          })
+          const id = await repo.insertEmployee(tx, newEmployeeRow(input, userId, now))
           const employee = toEmployeeResponse((await repo.findEmployee(tx, id))!)
           await recordAudit(tx, actor, now, { action: 'employee.create', resource: 'employee', resourceId: id, after: employee })
           return employee

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
+import { inBatches } from '../../db/batches'
 import { preparedQuery } from '../../db/prepared'
 import { employees, permissions, rolePermissions, roles, userRoles, users } from '../../db/schema'
 import { containsAny } from '../../db/search'
@@ -85,6 +86,12 @@ export async function replaceUserRoles(db: Queryable, userId: number, roleIds: n
 /** Gives `userId` the role; holding it already is fine. */
 export async function grantRole(db: Queryable, userId: number, roleId: number, at: Date): Promise<void> {
   await db.insert(userRoles).values({ userId, roleId, createdAt: at }).onConflictDoNothing()
+}
+
+/** Gives each of `userIds` the role, with few statements; holding it already is fine. */
+export async function grantRoleToMany(db: Queryable, userIds: number[], roleId: number, at: Date): Promise<void> {
+  for (const batch of inBatches(userIds, 3))
+    await db.insert(userRoles).values(batch.map((userId) => ({ userId, roleId, createdAt: at }))).onConflictDoNothing()
 }
 
 /** Enabled users holding role admin, leaving out `exceptUserId` when given. */

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { users } from '../../db/schema'
+import { inBatches } from '../../db/batches'
 import { containsAny } from '../../db/search'
 import type { PageWindow } from '../../http/pagination'
 
@@ -25,6 +26,25 @@ export async function findUserByUsername(db: Queryable, username: string): Promi
 export async function insertUser(db: Queryable, values: NewUser): Promise<UserRow> {
   const [row] = await db.insert(users).values(values).returning()
   return row
+}
+
+/** Inserts many users with few statements; each one's id by its username lower-cased (usernames are unique ignoring case). */
+export async function insertUsers(db: Queryable, rows: NewUser[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>()
+  for (const batch of inBatches(rows, 11))
+    for (const row of await db.insert(users).values(batch).returning({ id: users.id, username: users.username }))
+      ids.set(row.username.toLowerCase(), row.id)
+  return ids
+}
+
+/** Of `usernames`, those an account already has ignoring case, lower-cased; the lookup uses the lower(username) index. */
+export async function takenUsernames(db: Queryable, usernames: string[]): Promise<Set<string>> {
+  const taken = new Set<string>()
+  const lowered = [...new Set(usernames.map((name) => name.toLowerCase()))]
+  for (const batch of inBatches(lowered, 1))
+    for (const row of await db.select({ username: users.username }).from(users).where(inArray(sql`lower(${users.username})`, batch)))
+      taken.add(row.username.toLowerCase())
+  return taken
 }
 
 export async function updateUser(db: Queryable, id: number, values: Partial<NewUser>): Promise<UserRow | null> {

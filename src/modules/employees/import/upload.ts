@@ -1,0 +1,37 @@
+import { PayloadTooLargeError, ValidationError } from '../../../http/errors'
+import { readMultipart } from '../../storage/multipart'
+import { MAX_ROWS } from './csv'
+import { MAX_IMPORT_BYTES } from './model'
+
+const FORM_OVERHEAD = 64 * 1024
+
+const tooLarge = () =>
+  new PayloadTooLargeError(
+    `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB; an import takes at most ${MAX_ROWS.toLocaleString('en')} rows: split the file`,
+  )
+
+/** The bytes of the form's field "file", at most MAX_IMPORT_BYTES of them (413 beyond, while they stream). */
+export async function readUpload(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > MAX_IMPORT_BYTES + FORM_OVERHEAD) throw tooLarge()
+  const form = await readMultipart(request, 1, async (part) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    // every part is read to its end, so the parser can go on; only the field "file" is kept, and not past the limit
+    for await (const chunk of part.stream as AsyncIterable<Buffer>) {
+      size += chunk.length
+      if (part.field === 'file' && size <= MAX_IMPORT_BYTES) chunks.push(chunk)
+    }
+    if (part.field !== 'file') return null
+    if (size > MAX_IMPORT_BYTES) throw tooLarge()
+    return new Uint8Array(Buffer.concat(chunks))
+  })
+  if (form.tooManyFiles) throw new ValidationError('Send one CSV file, in the field "file"', [{ field: 'file', message: 'is one file' }])
+  const failure = form.files.find((result) => result.status === 'rejected')
+  if (failure) throw (failure as PromiseRejectedResult).reason
+  const file = form.files.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []))[0]
+  if (file) return file
+  const hint = form.fields.has('file') ? ' (it came as text: attach the file, e.g. curl -F file=@employees.csv)' : ''
+  throw new ValidationError(`No file: send the CSV file in the multipart field "file"${hint}`, [{ field: 'file', message: 'is required' }])
+}
+

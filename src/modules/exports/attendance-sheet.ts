@@ -1,0 +1,207 @@
+import { weekday } from '../../lib/local-time'
+import { weekdayRules } from '../attendance/records'
+import type { DayTotals } from '../attendance/repository'
+import type { RuleRow } from '../attendance/setup-repository'
+import { computeStatistics, type DayRule, type LeaveDate, type StatisticsResult } from '../attendance/statistics'
+import { workDayBy, type CompanyCalendar } from '../calendar/work-days'
+import { datesOf } from '../leave/repository'
+
+/*
+ * The attendance sheet's pure part: an employee's month from the rows already loaded for a page,
+ * judged as GET /attendance/statistics judges it. The totals come from `computeStatistics` itself,
+ * fed the same inputs the statistics endpoint gives it (its per-day SQL totals computed here in JS
+ * from the records, its leave dates from the approved requests); the codes of the dates are chosen
+ * so that they count what those totals count (see `dayCode`).
+ */
+
+/** What the sheet reads of a record (the columns `dayTotals` aggregates). */
+export interface MonthRecord {
+  workDate: string
+  status: number
+  clockedIn: boolean
+  lateMinutes: number
+  earlyMinutes: number
+  workMinutes: number
+  overtimeMinutes: number
+}
+
+/** An approved leave request, as far as its dates go. */
+export interface ApprovedLeave {
+  startDate: string
+  endDate: string
+  halfDay: 'am' | 'pm' | null
+}
+
+/**
+ * `attendance/repository.dayTotals` over records already loaded: the records of [start, end]
+ * grouped by month, ISO weekday and the company calendar's mark of their date, with the same
+ * aggregates as its SQL (a record's hours counted as it shows them: ⌊(minutes × 5 + 1) / 3⌋
+ * hundredths; `pastRecords` those dated from `since` to before `today`).
+ */
+export function dayTotalsOf(
+  records: readonly MonthRecord[],
+  range: { start: string; end: string; since: string; today: string },
+  calendar: CompanyCalendar,
+): DayTotals[] {
+  const groups = new Map<string, DayTotals>()
+  for (const record of records) {
+    const date = record.workDate
+    if (date < range.start || date > range.end) continue
+    const month = date.slice(0, 7)
+    const day = weekday(date)
+    const kind = calendar.get(date)?.kind ?? null
+    const key = `${month} ${day} ${kind}`
+    let totals = groups.get(key)
+    if (!totals) {
+      totals = {
+        month,
+        weekday: day,
+        records: 0,
+        attendanceDays: 0,
+        lateDays: 0,
+        earlyDays: 0,
+        absentDays: 0,
+        exceptionDays: 0,
+        workHundredths: 0,
+        lateMinutes: 0,
+        earlyMinutes: 0,
+        overtimeMinutes: 0,
+        pastRecords: 0,
+        kind,
+      }
+      groups.set(key, totals)
+    }
+    totals.records++
+    totals.attendanceDays += Number(record.clockedIn)
+    totals.lateDays += Number(record.status === 1 || record.lateMinutes > 0)
+    totals.earlyDays += Number(record.earlyMinutes > 0)
+    totals.absentDays += Number(record.status === 3)
+    totals.exceptionDays += Number(record.status === 4)
+    totals.workHundredths += Math.trunc((record.workMinutes * 5 + 1) / 3)
+    totals.lateMinutes += record.lateMinutes
+    totals.earlyMinutes += record.earlyMinutes
+    totals.overtimeMinutes += record.overtimeMinutes
+    totals.pastRecords += Number(date >= range.since && date < range.today)
+  }
+  return [...groups.values()]
+}
+
+/**
+ * `leave/repository.leaveDates` over rows already loaded: each date of [start, end] under an
+ * approved request, half or whole (two approved halves of one date make a whole day), with what
+ * record it has (none, an absent record without a clock-in, or another).
+ */
+export function leaveDatesOf(
+  requests: readonly ApprovedLeave[],
+  records: ReadonlyMap<string, MonthRecord>,
+  start: string,
+  end: string,
+): LeaveDate[] {
+  const dates = new Map<string, boolean>()
+  for (const request of requests) {
+    const first = request.startDate > start ? request.startDate : start
+    const last = request.endDate < end ? request.endDate : end
+    for (const date of datesOf(first, last)) dates.set(date, dates.has(date) ? false : request.halfDay !== null)
+  }
+  return [...dates].map(([date, half]) => {
+    const record = records.get(date)
+    return { date, half, record: !record ? 'none' : record.status === 3 && !record.clockedIn ? 'absent' : 'other' }
+  })
+}
+
+export const DAY_CODES = {
+  normal: '✓',
+  late: 'L',
+  early: 'E',
+  absent: 'A',
+  exception: 'X',
+  leave: 'V',
+  halfLeave: '½V',
+  holiday: 'H',
+  none: '',
+} as const
+export type DayCode = (typeof DAY_CODES)[keyof typeof DAY_CODES]
+
+const PROBLEM: Record<number, DayCode> = { 1: DAY_CODES.late, 2: DAY_CODES.early, 4: DAY_CODES.exception }
+
+export interface DayFacts {
+  record: MonthRecord | undefined
+  /** a work day for the employee (the rule of its weekday and the company calendar, as statistics decide it) */
+  workDay: boolean
+  /** the company calendar marks it a holiday */
+  holiday: boolean
+  leave: LeaveDate | undefined
+  /** from the hire date (or the month's first day) to before today: a work day without a record here was missed */
+  missable: boolean
+}
+
+/**
+ * The code of one date, where several could apply, in this order:
+ * 1. a record late, early or an exception: L, E, X (its status, as `status_text` says; a day both
+ *    late and early has status 2, E, and counts in both late_days and early_days);
+ * 2. absent as statistics count it, A: an absent record, or a missed work day, unless a full day of
+ *    approved leave excuses it (a half day does not: the other half was missed);
+ * 3. approved leave on a work day: V for a full day, ½V for a half (also when the other half was
+ *    worked normally: the leave is what the day is about);
+ * 4. any other record, normal: ✓ (also on a holiday or a day off: a record shows its own code);
+ * 5. a holiday without a record: H; anything else (a day off, a future work day, a day before
+ *    hiring): empty.
+ * So the A cells are exactly absent_days, and, where no record overrides rule 3, V + ½ × ½V is leave_days.
+ */
+export function dayCode({ record, workDay, holiday, leave, missable }: DayFacts): DayCode {
+  if (record && PROBLEM[record.status]) return PROBLEM[record.status]
+  const fullLeave = workDay && leave !== undefined && !leave.half
+  const excused = fullLeave && (leave.record === 'absent' || (leave.record === 'none' && missable))
+  const absent = record ? record.status === 3 : workDay && missable
+  if (absent && !excused) return DAY_CODES.absent
+  if (workDay && leave) return leave.half ? DAY_CODES.halfLeave : DAY_CODES.leave
+  if (record) return DAY_CODES.normal
+  return holiday ? DAY_CODES.holiday : DAY_CODES.none
+}
+
+/** Who the sheet judges, as the statistics endpoint would see them at the moment of the export. */
+export interface EmployeeMonth {
+  /** the month's dates, first to last */
+  dates: readonly string[]
+  /** the employee's work date now (`caller.todayWorkDate`) */
+  today: string
+  hireDate: string | null
+  rules: readonly RuleRow[]
+  calendar: CompanyCalendar
+  records: readonly MonthRecord[]
+  leave: readonly ApprovedLeave[]
+}
+
+/** An employee's codes for every date of the month and their statistics over it. */
+export function judgeMonth(input: EmployeeMonth): { codes: DayCode[]; statistics: StatisticsResult } {
+  const { dates, today, calendar } = input
+  const start = dates[0]
+  const end = dates[dates.length - 1]
+  const since = input.hireDate && input.hireDate > start ? input.hireDate : start
+  const weekdays = weekdayRules(input.rules)
+  const byDate = new Map(input.records.map((record) => [record.workDate, record]))
+  const leave = leaveDatesOf(input.leave, byDate, start, end)
+  const statistics = computeStatistics({
+    start,
+    end,
+    today,
+    since,
+    weekdays,
+    totals: dayTotalsOf(input.records, { start, end, since, today }, calendar),
+    calendar,
+    leave,
+  })
+  const leaveByDate = new Map(leave.map((day) => [day.date, day]))
+  const codes = dates.map((date) => {
+    const kind = calendar.get(date)?.kind ?? null
+    const rule = weekdays[weekday(date)]
+    return dayCode({
+      record: byDate.get(date),
+      workDay: rule.rule !== null && workDayBy(rule.workDay, kind),
+      holiday: kind === 'holiday',
+      leave: leaveByDate.get(date),
+      missable: date >= since && date < today,
+    })
+  })
+  return { codes, statistics }
+}
