@@ -14,7 +14,9 @@ import type { LoadRequest, LoadResult } from './lib/load'
 import { queryPlans } from './lib/plans'
 import { adminToken, signedInEmployees } from './lib/people'
 import { ROOT, startServer } from './lib/server'
-import { bareElysia, rawInserts, rawPointSelects } from './scenarios/baselines'
+import { bareElysia, rawEmployeeInserts, rawInserts, rawMonthRead, rawPointSelects } from './scenarios/baselines'
+import { exportsScenario, lastFullMonth } from './scenarios/exports'
+import { importScenario } from './scenarios/import'
 import * as scenario from './scenarios/service'
 import { uploadScenario } from './scenarios/upload'
 import { closeDayRequest, dayCloseScenario, reopenDay } from './scenarios/day-close'
@@ -85,10 +87,10 @@ async function undoBurst() {
   client.close()
 }
 
-async function withServer<T>(processes: number, work: (seeded: scenario.Seeded) => Promise<T>): Promise<T> {
+async function withServer<T>(processes: number, work: (seeded: scenario.Seeded & { pids: number[] }) => Promise<T>): Promise<T> {
   const server = await startServer({ env: serverEnv, processes })
   try {
-    const seeded = { base: server.base, people, adminToken: await adminToken(dbUrl, SECRET), dates: shape.dates, months: shape.months }
+    const seeded = { base: server.base, pids: server.pids, people, adminToken: await adminToken(dbUrl, SECRET), dates: shape.dates, months: shape.months }
     // warm-up: the code paths of the routes, and the clock-ins of the employees outside the burst
     await scenario.employeeReads(seeded, 8, WARM_MS)
     await scenario.morningBurst({ ...seeded, people: people.slice(size.burst) }, 8)
@@ -149,6 +151,18 @@ const plans = await (async () => {
   await undoBurst()
   return found
 })()
+
+// exports before the import: the sheet is of the seeded employees
+const month = lastFullMonth()
+log(`S9: the attendance sheet of ${month} for every employee, as CSV and as XLSX`)
+const b6 = await rawMonthRead(dbUrl, month)
+const s9 = await withServer(1, (seeded) => exportsScenario(seeded.base, seeded.pids[0], seeded.adminToken, month))
+await undoBurst()
+const importRows = smoke ? 200 : 5000
+log(`S10: an import of ${importRows.toLocaleString('en')} employees without passwords`)
+const b7 = await rawEmployeeInserts(dbUrl, importRows)
+const s10 = await withServer(1, (seeded) => importScenario(seeded.base, seeded.adminToken, importRows))
+await undoBurst()
 
 log(`S6: a ${size.uploadMb} MB upload`)
 const s6 = await uploadScenario(size.uploadMb)
@@ -259,6 +273,24 @@ function report(): string {
     ],
     [`S8 day close: a work day with leave (${s8.workDay.date})`, dayClose(s8.workDay), 'reported', s8.workDay.leaveRecords === 0 ? '—' : '**leave got records**'],
     [`S8 day close: a holiday (${s8.holiday.date})`, dayClose(s8.holiday), 'reported', s8.holiday.absences === 0 ? '—' : '**holiday got absences**'],
+    ...(['csv', 'xlsx'] as const).flatMap((format): [string, string, string, string][] => {
+      const run = s9[format]
+      return [
+        [
+          `S9 attendance sheet ${s9.month}, ${format.toUpperCase()}: time`,
+          `${run.seconds.toFixed(2)} s for ${(run.rows ?? seed.counts.employees).toLocaleString('en')} employees, ${mb(run.bytes)} (first byte ${ms(run.firstByteSeconds * 1000)}, HTTP ${run.status}); ${(run.seconds / b6.seconds).toFixed(1)}× B6`,
+          'reported',
+          run.status === 200 ? '—' : '**failed**',
+        ],
+        [`S9 attendance sheet, ${format.toUpperCase()}: memory growth`, `${mb(run.rssGrowth)} (${mb(run.rssBefore)} → peak ${mb(run.rssPeak)})`, '≤ 64 MB', holds(run.rssGrowth <= 64 * 1024 * 1024 && run.status === 200)],
+      ]
+    }),
+    [
+      `S10 import of ${s10.rows.toLocaleString('en')} employees, no passwords`,
+      `${(s10.importMs / 1000).toFixed(2)} s (dry run ${(s10.dryRunMs / 1000).toFixed(2)} s), ${mb(s10.bytes)}, ${s10.created.toLocaleString('en')} created; ${(s10.importMs / 1000 / b7.seconds).toFixed(1)}× B7`,
+      'reported',
+      s10.created === s10.rows ? '—' : '**rows missing**',
+    ],
   ]
   const load = (name: string, result: LoadResult, connections: string) =>
     `| ${name} | ${connections} | ${result.requests.toLocaleString('en')} | ${result.seconds.toFixed(2)} s | ${rps(result)} | ${ms(result.p50)} | ${ms(result.p99)} | ${ms(result.max)} |`
@@ -298,6 +330,10 @@ ${[
   load('S7 clock-in on two processes', two.s1, String(CONNECTIONS)),
   load('S7 employee reads on two processes', two.s2, String(CONNECTIONS)),
 ].join('\n')}
+
+- B6 raw read of ${month}'s attendance records (${b6.rows.toLocaleString('en')} rows, one query through the libSQL client): ${(b6.seconds * 1000).toFixed(1)} ms — the reading S9's sheet must do.
+- B7 raw insert of ${b7.rows.toLocaleString('en')} employee rows in one transaction through the libSQL client: ${(b7.seconds * 1000).toFixed(1)} ms — the writing S10's import must do.
+- S9 and S10 each on a fresh server process (after the same warm-up); the import's file has departments by name, quoted cells and a byte-order mark, and no accounts, so no password is hashed. An import with passwords hashes each at LOGIN_CONCURRENCY (about 0.1 s a password on this machine).
 
 ## Query plans
 

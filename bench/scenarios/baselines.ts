@@ -62,3 +62,43 @@ export async function rawPointSelects(dbUrl: string, count: number, employees: n
     client.close()
   }
 }
+
+/** B6: the month's attendance records read whole through the libSQL client, in one query: the reading an export of that month must do. */
+export async function rawMonthRead(dbUrl: string, month: string): Promise<{ rows: number; seconds: number }> {
+  const client = createClient({ url: dbUrl })
+  try {
+    const started = performance.now()
+    const result = await client.execute({
+      sql: 'SELECT * FROM attendance_records WHERE work_date >= ? AND work_date <= ? ORDER BY employee_id, work_date',
+      args: [`${month}-01`, `${month}-31`],
+    })
+    return { rows: result.rows.length, seconds: (performance.now() - started) / 1000 }
+  } finally {
+    client.close()
+  }
+}
+
+/** B7: `count` employee rows inserted in one transaction through the libSQL client into a copy of the employees table: the writing an import must do. */
+export async function rawEmployeeInserts(dbUrl: string, count: number): Promise<{ rows: number; seconds: number }> {
+  const client = createClient({ url: dbUrl })
+  try {
+    await client.execute('DROP TABLE IF EXISTS bench_employees')
+    await client.execute('CREATE TABLE bench_employees AS SELECT * FROM employees WHERE 0')
+    await client.execute('CREATE UNIQUE INDEX bench_employees_no ON bench_employees (employee_no)')
+    const now = Date.now()
+    const started = performance.now()
+    const tx = await client.transaction('write')
+    for (let i = 1; i <= count; i++)
+      await tx.execute({
+        sql: `INSERT INTO bench_employees (id, employee_no, name, phone, email, position, hire_date, status, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, 'Engineer', '2024-01-02', 1, ?, ?)`,
+        args: [i, `B7-${i}`, `Baseline ${i}`, `+86 138 ${String(i).padStart(8, '0')}`, `b7.${i}@example.com`, now, now],
+      })
+    await tx.commit()
+    const seconds = (performance.now() - started) / 1000
+    await client.execute('DROP TABLE bench_employees')
+    return { rows: count, seconds }
+  } finally {
+    client.close()
+  }
+}
