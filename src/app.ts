@@ -43,7 +43,7 @@ import { createApprovalsService } from './modules/approvals/service'
 import { leaveAdminController, leaveController } from './modules/leave'
 import { createLeaveService } from './modules/leave/service'
 import { createLeaveTypesService } from './modules/leave/types'
-import type { Probe } from './modules/health/probes'
+import type { Probes } from './modules/health/probes'
 import { permissionsController, rolesController } from './modules/rbac'
 import type { AccessResolver } from './modules/rbac/access'
 import { createRbacService } from './modules/rbac/service'
@@ -68,7 +68,7 @@ export interface AppDeps {
   access: AccessResolver
   store: ObjectStore
   urlSigner: UrlSigner
-  probes: { database: Probe; storage: Probe }
+  probes: Probes
 }
 
 /** Assembles the service; never listens (tests call `app.handle`). */

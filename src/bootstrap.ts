@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './lib/logger'
 import { keepSetting } from './modules/auth/repository'
 import { createTokenService, newSecret } from './modules/auth/tokens'
 import { createUrlSigner } from './lib/url-signer'
+import { backupAge } from './modules/backups/schedule'
 import { databaseProbe } from './modules/health/probes'
 import { createAccessResolver } from './modules/rbac/access'
 import { seedAccessControl } from './modules/rbac/seed'
@@ -48,7 +49,11 @@ export async function prepare(
       access: createAccessResolver(database.db),
       store,
       urlSigner: createUrlSigner(secret),
-      probes: { database: databaseProbe(database), storage: () => store.probe() },
+      probes: {
+        database: databaseProbe(database),
+        storage: () => store.probe(),
+        ...(config.backup.intervalHours > 0 && { backupAge: backupAge(config.backup.dir, clock) }),
+      },
     }
   } catch (error) {
     database.close()

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { isValidTimeZone } from './lib/timezone'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
@@ -17,12 +18,23 @@ export type StorageConfig =
       secretAccessKey?: string
     }
 
+/** Backups (CONTRACT §14): `bun run backup`, `bun run restore` and the schedule in the service. */
+export interface BackupSettings {
+  /** BACKUP_DIR: where archives are written */
+  dir: string
+  /** BACKUP_INTERVAL_HOURS: the service makes one every so many hours; 0: never */
+  intervalHours: number
+  /** BACKUP_KEEP: the newest this many archives are kept, older ones removed */
+  keep: number
+}
+
 export interface Config {
   port: number
   host: string
   databaseUrl: string
   databaseAuthToken?: string
   storage: StorageConfig
+  backup: BackupSettings
   publicUrl: string
   /** undefined: generated once and kept in the database */
   jwtSecret?: string
@@ -144,6 +156,28 @@ function trustedProxies(env: Env): string[] {
   return addresses
 }
 
+/**
+ * BACKUP_DIR defaults to `backups` beside the database file (`data/backups` for the default
+ * DATABASE_URL, `/data/backups` in the container). Scheduled backups need the embedded file.
+ */
+function backupSettings(env: Env, databaseUrl: string, storage: StorageConfig): BackupSettings {
+  const file = databaseUrl.startsWith('file:') ? databaseUrl.slice('file:'.length).split('?')[0] : null
+  const dir = text(env, 'BACKUP_DIR') ?? (file !== null ? join(dirname(file), 'backups') : join('data', 'backups'))
+  const intervalHours = integer(env, 'BACKUP_INTERVAL_HOURS', 0, 0, 8760)
+  const keep = integer(env, 'BACKUP_KEEP', 7, 1, 10_000)
+  if (intervalHours > 0 && file === null)
+    throw new ConfigError(
+      'BACKUP_INTERVAL_HOURS',
+      "scheduled backups copy the embedded database file, and DATABASE_URL names a libSQL server: leave it 0 and use the server's own backups",
+    )
+  if (storage.kind === 'file') {
+    const inside = relative(resolve(storage.dir), resolve(dir))
+    if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside)))
+      throw new ConfigError('BACKUP_DIR', `"${dir}" is inside the file store (STORAGE_URL=file:${storage.dir}); give a folder outside it`)
+  }
+  return { dir, intervalHours, keep }
+}
+
 const DAY = 86_400
 
 /** Reads and validates every setting once; a bad value throws a ConfigError naming it. */
@@ -176,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env),
     databaseAuthToken: text(env, 'DATABASE_AUTH_TOKEN'),
     storage: storage(env),
+    backup: backupSettings(env, databaseUrl(env), storage(env)),
     publicUrl,
     jwtSecret,
     accessTokenTtl,

@@ -3,6 +3,7 @@ import { prepare } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { checkCanListen, checkDataLocations, listenProblem, StartUpError } from './lib/start-up-checks'
 import { createDayClose, scheduleDayClose } from './modules/attendance/day-close'
+import { createBackupJob, scheduleBackups } from './modules/backups/schedule'
 import { reconcileStorage } from './modules/storage/reconcile'
 
 let config
@@ -53,13 +54,21 @@ const stopDayClose = scheduleDayClose(
   deps.logger,
 )
 
+const stopBackups =
+  config.backup.intervalHours > 0
+    ? scheduleBackups(
+        createBackupJob({ ...deps, databaseUrl: config.databaseUrl, storage: config.storage, settings: config.backup }),
+        deps.logger,
+      )
+    : async () => {}
+
 let stopping = false
 const shutdown = async (signal: string) => {
   if (stopping) return
   stopping = true
   deps.logger.info('stopping: finishing requests in flight', { signal })
   stopDayClose()
-  await app.stop(false)
+  await Promise.all([app.stop(false), stopBackups()])
   deps.database.close()
   deps.logger.info('stopped')
   process.exit(0)

@@ -10,6 +10,7 @@ describe('configuration', () => {
       databaseUrl: 'file:data/workforce.db',
       databaseAuthToken: undefined,
       storage: { kind: 'file', dir: 'data/files' },
+      backup: { dir: 'data/backups', intervalHours: 0, keep: 7 },
       publicUrl: 'http://localhost:8080',
       jwtSecret: undefined,
       accessTokenTtl: 7200,
