@@ -1,6 +1,7 @@
 import type { Locale } from '../../config'
 import { statusText } from '../../lib/status-text'
-import { DEDUCTION_ITEMS, INCOME_ITEMS, type AmountField } from '../salaries/model'
+import { DEDUCTION_ITEMS, INCOME_ITEMS } from '../salaries/model'
+import { COLUMN } from '../salaries/service'
 import type { SalaryExportRow } from './repository'
 import type { Column, Row } from './sheet'
 
@@ -9,25 +10,11 @@ import type { Column, Row } from './sheet'
  * decimals as written from integer fen, and a last row of sums, added up in fen (exact).
  */
 
-const COLUMN_OF: Record<AmountField, keyof SalaryExportRow['salary']> = {
-  basic_salary: 'basicSalary',
-  seniority_pay: 'seniorityPay',
-  performance_pay: 'performancePay',
-  overtime_pay: 'overtimePay',
-  bonus: 'bonus',
-  allowance: 'allowance',
-  attendance_deduction: 'attendanceDeduction',
-  personal_insurance: 'personalInsurance',
-  personal_tax: 'personalTax',
-  housing_fund: 'housingFund',
-  other_deductions: 'otherDeductions',
-}
-
 /** The amounts of a row, in column order: the income items, their total, the deductions, their total, the net. */
 const AMOUNTS: { header: string; of: (salary: SalaryExportRow['salary']) => number }[] = [
-  ...INCOME_ITEMS.map((item) => ({ header: item, of: (salary: SalaryExportRow['salary']) => salary[COLUMN_OF[item]] as number })),
+  ...INCOME_ITEMS.map((item) => ({ header: item, of: (salary: SalaryExportRow['salary']) => salary[COLUMN[item]] as number })),
   { header: 'total_income', of: (salary) => salary.totalIncome },
-  ...DEDUCTION_ITEMS.map((item) => ({ header: item, of: (salary: SalaryExportRow['salary']) => salary[COLUMN_OF[item]] as number })),
+  ...DEDUCTION_ITEMS.map((item) => ({ header: item, of: (salary: SalaryExportRow['salary']) => salary[COLUMN[item]] as number })),
   { header: 'total_deductions', of: (salary) => salary.totalDeductions },
   { header: 'net_salary', of: (salary) => salary.netSalary },
 ]

@@ -23,7 +23,8 @@ import {
 import { paymentDateAfter } from './payment-date'
 import * as repo from './repository'
 
-const COLUMN: Record<AmountField, keyof repo.NewSalary> = {
+/** The column of each amount item (the salary register of exports reads rows by it too). */
+export const COLUMN: Record<AmountField, keyof repo.NewSalary & keyof repo.SalaryRow> = {
   basic_salary: 'basicSalary',
   seniority_pay: 'seniorityPay',
   performance_pay: 'performancePay',
