@@ -25,7 +25,10 @@ export async function prepare(
 ): Promise<AppDeps> {
   const clock = options.clock ?? systemClock
   const logger = options.logger ?? createLogger(config.logLevel)
-  const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+  const database = await openDatabase(config.databaseUrl, config.databaseAuthToken, {
+    timeoutMs: config.databaseTimeoutMs,
+    maxWrites: config.databaseMaxWrites,
+  })
   try {
     const applied = await migrate(database)
     if (applied > 0) logger.info('database migrated', { migrations: applied })

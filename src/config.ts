@@ -33,6 +33,10 @@ export interface Config {
   host: string
   databaseUrl: string
   databaseAuthToken?: string
+  /** milliseconds a database call (a write as a whole) may take; past it the request gets 503 */
+  databaseTimeoutMs: number
+  /** writes of this process in flight at once to a libSQL server; an embedded file takes one at a time */
+  databaseMaxWrites: number
   storage: StorageConfig
   backup: BackupSettings
   publicUrl: string
@@ -209,6 +213,8 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: databaseUrl(env),
     databaseAuthToken: text(env, 'DATABASE_AUTH_TOKEN'),
+    databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 10_000, 1000, 600_000),
+    databaseMaxWrites: integer(env, 'DATABASE_MAX_WRITES', 4, 1, 64),
     storage: storage(env),
     backup: backupSettings(env, databaseUrl(env), storage(env)),
     publicUrl,

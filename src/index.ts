@@ -1,6 +1,7 @@
 import { createApp } from './app'
 import { prepare } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
+import { startUpProblem } from './db/unavailable'
 import { checkCanListen, checkDataLocations, listenProblem, StartUpError } from './lib/start-up-checks'
 import { createDayClose, scheduleDayClose } from './modules/attendance/day-close'
 import { createBackupJob, scheduleBackups } from './modules/backups/schedule'
@@ -17,7 +18,16 @@ try {
   process.exit(1)
 }
 
-const deps = await prepare(config)
+let deps
+try {
+  deps = await prepare(config)
+} catch (error) {
+  // a libSQL server that cannot be reached, refuses the token or does not answer: a line saying so, not a stack trace
+  const problem = startUpProblem(error, config.databaseUrl)
+  if (!problem) throw error
+  console.error(problem)
+  process.exit(1)
+}
 // a stray rejection is a bug to log, not a reason to drop every request in flight
 process.on('unhandledRejection', (error) => deps.logger.error('unhandled rejection', { error: String(error) }))
 let app

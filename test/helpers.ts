@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../src/config'
 import { fixedClock } from '../src/lib/clock'
 import { silentLogger } from '../src/lib/logger'
 import { conformanceOf, type Conformance, type Doc } from './conformance'
+import { onSqld, startSqld, type SqldServer } from './sqld'
 
 export const ADMIN_PASSWORD = 'admin-password-1'
 export const NOW = '2024-03-15T09:30:00.000Z'
@@ -34,11 +35,44 @@ export interface TestApp {
   close(): void
 }
 
-/** A fresh service on its own database file, with the clock frozen at `NOW`. */
+/**
+ * With TEST_DATABASE=sqld, the database of a folder is a libSQL server (test/sqld.ts) keeping its
+ * data in that folder, started by the first app on the folder and stopped when the last one closes;
+ * apps started with the same `dir` share it, as they share the file otherwise.
+ */
+const sqldByDir = new Map<string, { server: Promise<SqldServer>; apps: number }>()
+
+function sqldFor(dir: string): { url: Promise<string>; release(): void } {
+  let entry = sqldByDir.get(dir)
+  if (!entry) sqldByDir.set(dir, (entry = { server: startSqld(join(dir, 'sqld')), apps: 0 }))
+  entry.apps++
+  const held = entry
+  let started: SqldServer | null = null
+  return {
+    url: held.server.then((server) => (started = server).url),
+    release() {
+      if (--held.apps > 0) return
+      if (sqldByDir.get(dir) === held) sqldByDir.delete(dir)
+      // at once when it is up, so that the folder can be removed right after
+      if (started) started.kill()
+      else void held.server.then((server) => server.kill()).catch(() => {})
+    },
+  }
+}
+
+/** A fresh service on its own database file (a libSQL server of its own with TEST_DATABASE=sqld), with the clock frozen at `NOW`. */
 export async function startApp(options: { env?: Record<string, string>; dir?: string; now?: string } = {}): Promise<TestApp> {
   const dir = options.dir ?? tempDir()
   const clock = fixedClock(options.now ?? NOW)
-  const deps = await prepare(testConfig(dir, options.env), { clock, logger: silentLogger })
+  const sqld = onSqld && options.env?.DATABASE_URL === undefined ? sqldFor(dir) : null
+  let deps: AppDeps
+  try {
+    const env = sqld ? { DATABASE_URL: await sqld.url, ...options.env } : options.env
+    deps = await prepare(testConfig(dir, env), { clock, logger: silentLogger })
+  } catch (error) {
+    sqld?.release()
+    throw error
+  }
   const app = checked(createApp(deps))
   return {
     app,
@@ -47,6 +81,7 @@ export async function startApp(options: { env?: Record<string, string>; dir?: st
     dir,
     close() {
       deps.database.close()
+      sqld?.release()
       if (!options.dir) rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -4,63 +4,118 @@ import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from './schema'
 import { setUpConnections } from './connections'
+import { DEFAULT_RETRY, GuardedClient, retryWhileBusy, withinScope, writeScope, type RetryPolicy } from './guard'
+import { createWriteGate, type WriteGate } from './write-gate'
 
 export type Db = LibSQLDatabase<typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 /** Anything that can run a query: the database or an open transaction. */
 export type Queryable = Db | Tx
 
+export interface WriteOptions {
+  /** this write's limit instead of the database's (migrations at start-up may take long) */
+  timeoutMs?: number
+}
+
 export interface Database {
   db: Db
+  /** the libSQL client, every call timed (src/db/guard.ts) */
   client: Client
-  /** Runs `work` in one write transaction; every change goes through here. */
-  write<T>(work: (tx: Tx) => Promise<T>): Promise<T>
-  /** Runs `work` alone among this process's writers to the same database. */
-  exclusive<T>(work: () => Promise<T>): Promise<T>
+  /**
+   * Runs `work` in one write transaction; every change goes through here. Busy is retried, the
+   * whole transaction at once (so `work` may run more than once and must only touch the database);
+   * past the time limit it ends in a DatabaseUnavailableError (503).
+   */
+  write<T>(work: (tx: Tx) => Promise<T>, options?: WriteOptions): Promise<T>
+  /**
+   * Runs `work` as one of this process's writers (alone, for an embedded file), under one time
+   * limit; for a statement that is its own transaction. Busy is retried per statement, not for
+   * `work` as a whole.
+   */
+  exclusive<T>(work: () => Promise<T>, options?: WriteOptions): Promise<T>
   close(): void
 }
+
+export interface DatabaseOptions {
+  /** the limit of each call, and of each write as a whole, waiting for its turn included */
+  timeoutMs: number
+  /** writes of this process in flight at once to a libSQL server (an embedded file takes one at a time) */
+  maxWrites: number
+  retry?: RetryPolicy
+}
+
+export const DEFAULT_DATABASE_OPTIONS: DatabaseOptions = { timeoutMs: 10_000, maxWrites: 4 }
 
 const BUSY_TIMEOUT_MS = 5000
 
 /**
- * An embedded file is opened with a busy timeout, and its writes are queued per file
- * inside this process: libSQL waits for a lock synchronously, so two transactions of
- * one process contending for the file would freeze the event loop that one of them
- * needs to finish. Other processes are handled by the busy timeout.
+ * Writes are bounded per database inside this process, in one gate shared by every Database
+ * opened on it. An embedded file takes one writer at a time: libSQL waits for a lock
+ * synchronously, so two transactions of one process contending for the file would freeze the event
+ * loop that one of them needs to finish (other processes are handled by the busy timeout). A
+ * libSQL server takes `maxWrites`: it runs one write at a time anyway, and each write waiting there
+ * holds one of its connections; the rest wait here, in order, within their time limit.
  */
-const writeQueues = new Map<string, Promise<unknown>>()
+const gates = new Map<string, { gate: WriteGate; users: number }>()
 
 function localPath(url: string): string | null {
   if (!url.startsWith('file:')) return null
   return url.slice('file:'.length).split('?')[0]
 }
 
-export async function openDatabase(url: string, authToken?: string): Promise<Database> {
+export async function openDatabase(url: string, authToken?: string, options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS): Promise<Database> {
   const path = localPath(url)
   if (path !== null) {
     mkdirSync(dirname(path), { recursive: true })
     setUpConnections()
   }
-  const client = createClient({ url, authToken, ...(path !== null ? { timeout: BUSY_TIMEOUT_MS } : {}) } as Parameters<
-    typeof createClient
-  >[0])
+  const client = createClient({
+    url,
+    authToken,
+    ...(path !== null ? { timeout: Math.min(BUSY_TIMEOUT_MS, options.timeoutMs) } : {}),
+  } as Parameters<typeof createClient>[0])
   // WAL is kept in the file; `synchronous` is set on each connection (see connections.ts)
   if (path !== null) await client.execute('PRAGMA journal_mode = WAL')
+  return databaseOver(client, { ...options, key: path ?? url, embedded: path !== null })
+}
+
+/** The Database over an open client (tests hand in one that misbehaves on purpose). */
+export function databaseOver(raw: Client, options: DatabaseOptions & { key: string; embedded: boolean }): Database {
+  const limits = { timeoutMs: options.timeoutMs, retry: options.retry ?? DEFAULT_RETRY }
+  const client = new GuardedClient(raw, limits)
   const db = drizzle(client, { schema })
-  const queueKey = path ?? url
 
-  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
-    if (path === null) return work()
-    const previous = writeQueues.get(queueKey) ?? Promise.resolve()
-    const run = previous.then(work, work)
-    const settled = run.catch(() => undefined)
-    writeQueues.set(queueKey, settled)
-    void settled.then(() => {
-      if (writeQueues.get(queueKey) === settled) writeQueues.delete(queueKey)
-    })
-    return run
+  let shared = gates.get(options.key)
+  if (!shared) gates.set(options.key, (shared = { gate: createWriteGate(options.embedded ? 1 : options.maxWrites), users: 0 }))
+  shared.users++
+  const { gate } = shared
+
+  const exclusive = async <T>(work: () => Promise<T>, writeOptions: WriteOptions = {}): Promise<T> => {
+    const scope = writeScope(writeOptions.timeoutMs ?? limits.timeoutMs)
+    const leave = await gate.enter(scope.deadline)
+    try {
+      return await withinScope(scope, work)
+    } finally {
+      leave()
+    }
   }
-  const write = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => exclusive(() => db.transaction(work))
+  const write = <T>(work: (tx: Tx) => Promise<T>, writeOptions: WriteOptions = {}): Promise<T> => {
+    const scope = writeScope(writeOptions.timeoutMs ?? limits.timeoutMs)
+    return gate.enter(scope.deadline).then(async (leave) => {
+      try {
+        return await withinScope(scope, () => retryWhileBusy(() => db.transaction(work), scope.deadline, limits.retry))
+      } finally {
+        leave()
+      }
+    })
+  }
 
-  return { db, client, write, exclusive, close: () => client.close() }
+  let closed = false
+  const close = () => {
+    if (closed) return
+    closed = true
+    if (--shared.users === 0 && gates.get(options.key) === shared) gates.delete(options.key)
+    raw.close()
+  }
+  return { db, client, write, exclusive, close }
 }

@@ -1,6 +1,8 @@
 import { Elysia, ValidationError as ElysiaValidationError } from 'elysia'
+import { databaseUnavailable } from '../db/unavailable'
 import type { Clock } from '../lib/clock'
 import type { Logger } from '../lib/logger'
+import { databaseError } from '../lib/sqlite-errors'
 import { AppError, type FieldError } from './errors'
 import { issueErrors, type Issue } from './issues'
 
@@ -16,6 +18,19 @@ export const errorHandler = (clock: Clock, logger: Logger) =>
       set.headers['content-type'] = 'application/json; charset=utf-8'
       if (headers) Object.assign(set.headers, headers)
       return { code: status, message, data: null, timestamp: clock.now().toISOString(), ...(errors ? { errors } : {}) }
+    }
+
+    // a busy, slow or unreachable database: a 503 to try again later, logged with the database's own code and message
+    const unavailable = databaseUnavailable(error)
+    if (unavailable) {
+      logger.warn('database unavailable', {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        reason: unavailable.reason,
+        outcome_unknown: unavailable.outcomeUnknown,
+        database: databaseError(error),
+      })
+      return reply(503, unavailable.message, undefined, { 'Retry-After': String(unavailable.retryAfterSeconds) })
     }
 
     // an AppError thrown while parsing the body (413, bad JSON) arrives wrapped in Elysia's ParseError
@@ -38,10 +53,12 @@ export const errorHandler = (clock: Clock, logger: Logger) =>
     }
     if (code === 'INVALID_COOKIE_SIGNATURE') return reply(400, 'A cookie has an invalid signature')
 
+    const database = databaseError(error)
     logger.error('unhandled error', {
       method: request.method,
       path: new URL(request.url).pathname,
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      ...(database ? { database } : {}),
     })
     return reply(500, 'Internal server error; the failure was logged')
   })

@@ -196,6 +196,7 @@ const UNWANTED_BODY: Partial<Record<ErrorStatus, string>> = {
   415: 'A multipart/form-data body was sent; this endpoint takes none',
 }
 const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete'])
+const DATABASE_UNAVAILABLE = 'The database is busy, did not answer within `DATABASE_TIMEOUT_MS` or cannot be reached; `Retry-After` says when to try again'
 
 /** The statuses an operation can answer, each with why, from its method, models, guard and notes. */
 export function errorStatuses(path: string, operation: Operation, method?: string): Partial<Record<ErrorStatus, string>> {
@@ -219,7 +220,9 @@ export function errorStatuses(path: string, operation: Operation, method?: strin
   if (notes[409]) result[409] = notes[409]
   if ((body && !multipart) || notes[413] || unwanted[413]) result[413] = notes[413] ?? unwanted[413] ?? GENERIC[413]
   if ((body && !multipart) || notes[415] || unwanted[415]) result[415] = notes[415] ?? unwanted[415] ?? GENERIC[415]
-  for (const status of [429, 503, 507] as const) if (notes[status]) result[status] = notes[status]
+  for (const status of [429, 507] as const) if (notes[status]) result[status] = notes[status]
+  // every operation reads or writes the database (src/db/guard.ts)
+  result[503] = notes[503] ? `${notes[503]}, or ${DATABASE_UNAVAILABLE.replace(/^The/, 'the')}` : DATABASE_UNAVAILABLE
   void path
   return result
 }

@@ -9,6 +9,8 @@ describe('configuration', () => {
       host: '0.0.0.0',
       databaseUrl: 'file:data/workforce.db',
       databaseAuthToken: undefined,
+      databaseTimeoutMs: 10000,
+      databaseMaxWrites: 4,
       storage: { kind: 'file', dir: 'data/files' },
       backup: { dir: 'data/backups', intervalHours: 0, keep: 7 },
       publicUrl: 'http://localhost:8080',
@@ -32,6 +34,8 @@ describe('configuration', () => {
     const config = loadConfig({
       DATABASE_URL: 'libsql://db.example.internal',
       DATABASE_AUTH_TOKEN: 'tok',
+      DATABASE_TIMEOUT_MS: '2500',
+      DATABASE_MAX_WRITES: '8',
       STORAGE_URL: 's3://workforce-files',
       S3_ENDPOINT: 'http://127.0.0.1:9000',
       AWS_ACCESS_KEY_ID: 'id',
@@ -42,6 +46,7 @@ describe('configuration', () => {
     })
     expect(config.databaseUrl).toBe('libsql://db.example.internal')
     expect(config.databaseAuthToken).toBe('tok')
+    expect([config.databaseTimeoutMs, config.databaseMaxWrites]).toEqual([2500, 8])
     expect(config.storage).toEqual({
       kind: 's3',
       bucket: 'workforce-files',
@@ -68,6 +73,9 @@ describe('configuration', () => {
     ['PORT', { PORT: '70000' }],
     ['DATABASE_URL', { DATABASE_URL: 'postgres://x' }],
     ['DATABASE_URL', { DATABASE_URL: ':memory:' }],
+    ['DATABASE_TIMEOUT_MS', { DATABASE_TIMEOUT_MS: '10s' }],
+    ['DATABASE_TIMEOUT_MS', { DATABASE_TIMEOUT_MS: '50' }],
+    ['DATABASE_MAX_WRITES', { DATABASE_MAX_WRITES: '0' }],
     ['STORAGE_URL', { STORAGE_URL: 'ftp://files' }],
     ['STORAGE_URL', { STORAGE_URL: 's3://A_Bad_Bucket' }],
     ['S3_ENDPOINT', { STORAGE_URL: 's3://files', S3_ENDPOINT: 'not a url' }],

@@ -34,15 +34,17 @@ describe('cleanSchema', () => {
   })
 })
 
+const DATABASE_UNAVAILABLE = 'The database is busy, did not answer within `DATABASE_TIMEOUT_MS` or cannot be reached; `Retry-After` says when to try again'
+
 describe('errorStatuses', () => {
   const body = { content: { 'application/json': { schema: { type: 'object' } } } }
   test.each([
-    ['open, no input', '/x', {}, []],
-    ['open, a body', '/x', { requestBody: body }, [400, 413, 415]],
-    ['a token', '/x', { security: [{ bearer: [] }] }, [401]],
-    ['a permission and a path id', '/x/{id}', { security: [{ bearer: [] }], 'x-permission': 'a:b', parameters: [{ in: 'path', name: 'id' }] }, [400, 401, 403, 404]],
-    ['a token or a signed link: no blanket 401', '/x/{id}', { security: [{ bearer: [] }, {}], parameters: [{ in: 'path', name: 'id' }] }, [400, 404]],
-    ['an upload: no JSON limits', '/u', { security: [{ bearer: [] }], requestBody: { content: { 'multipart/form-data': {} } } }, [400, 401]],
+    ['open, no input: the database may still be unavailable', '/x', {}, [503]],
+    ['open, a body', '/x', { requestBody: body }, [400, 413, 415, 503]],
+    ['a token', '/x', { security: [{ bearer: [] }] }, [401, 503]],
+    ['a permission and a path id', '/x/{id}', { security: [{ bearer: [] }], 'x-permission': 'a:b', parameters: [{ in: 'path', name: 'id' }] }, [400, 401, 403, 404, 503]],
+    ['a token or a signed link: no blanket 401', '/x/{id}', { security: [{ bearer: [] }, {}], parameters: [{ in: 'path', name: 'id' }] }, [400, 404, 503]],
+    ['an upload: no JSON limits', '/u', { security: [{ bearer: [] }], requestBody: { content: { 'multipart/form-data': {} } } }, [400, 401, 503]],
     ['notes add what the models cannot show', '/x', { 'x-errors': { 409: 'taken', 429: 'slow down', 503: 'busy', 507: 'full' } }, [409, 429, 503, 507]],
   ])('%s', (_, path, operation, statuses) => {
     expect(Object.keys(errorStatuses(path, operation as never)).map(Number)).toEqual(statuses)
@@ -50,13 +52,20 @@ describe('errorStatuses', () => {
 
   test('a POST, PUT, PATCH or DELETE without a body model still reads a body: 400, 413 and 415 too', () => {
     const operation = { security: [{ bearer: [] }], parameters: [{ in: 'path', name: 'id' }] }
-    expect(Object.keys(errorStatuses('/x/{id}', operation as never, 'delete')).map(Number)).toEqual([400, 401, 404, 413, 415])
-    expect(Object.keys(errorStatuses('/x/{id}', operation as never, 'get')).map(Number)).toEqual([400, 401, 404])
+    expect(Object.keys(errorStatuses('/x/{id}', operation as never, 'delete')).map(Number)).toEqual([400, 401, 404, 413, 415, 503])
+    expect(Object.keys(errorStatuses('/x/{id}', operation as never, 'get')).map(Number)).toEqual([400, 401, 404, 503])
     expect(errorStatuses('/x', {} as never, 'post')).toEqual({
       400: 'A body was sent that is not JSON (this endpoint takes none; any body is read as JSON)',
       413: 'A body larger than 1 MiB was sent (this endpoint takes none)',
       415: 'A multipart/form-data body was sent; this endpoint takes none',
+      503: DATABASE_UNAVAILABLE,
     })
+  })
+
+  test('a 503 of its own (a busy sign-in gate, the file store) is joined by the database’s', () => {
+    expect(errorStatuses('/x', { 'x-errors': { 503: 'The file store does not answer' } } as never)[503]).toBe(
+      `The file store does not answer, or the database is busy, did not answer within \`DATABASE_TIMEOUT_MS\` or cannot be reached; \`Retry-After\` says when to try again`,
+    )
   })
 
   test('a note is added to the generic text of 400 and 403, and replaces the rest', () => {
@@ -71,6 +80,7 @@ describe('errorStatuses', () => {
       401: 'No token, or an invalid or expired one, or the account is disabled or signed out: sign in again',
       403: 'Your roles do not grant the permission `a:b`; your own account',
       404: 'No such role',
+      503: DATABASE_UNAVAILABLE,
     })
   })
 })
@@ -116,7 +126,12 @@ describe('finishDocument', () => {
       required: false,
       content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } }, example: { name: 'x' } } },
     })
-    expect(Object.keys(put.responses!)).toEqual(['200', '400', '401', '403', '404', '409', '413', '415'])
+    expect(Object.keys(put.responses!)).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '503'])
+    expect(put.responses!['503']).toEqual({
+      description: DATABASE_UNAVAILABLE,
+      headers: { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    })
     expect(put.responses!['200']).toEqual({
       description: 'Success',
       content: { 'application/json': { schema: { type: 'object', properties: { code: { type: 'integer' } } } } },

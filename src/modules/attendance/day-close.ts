@@ -15,6 +15,7 @@ import * as repo from './repository'
 import { checkDate, policyOf, ruleFor, shiftColumns, shiftOfRecord } from './records'
 import * as setup from './setup-repository'
 import { zoneOf } from './setup-shapes'
+import { databaseError } from '../../lib/sqlite-errors'
 
 const LEASE = 'attendance.day-close'
 const LEASE_MS = 90_000
@@ -201,7 +202,7 @@ export function scheduleDayClose(dayClose: DayClose, logger: Logger, intervalMs 
     try {
       await dayClose.tick()
     } catch (error) {
-      logger.error('attendance day close failed', { error: String(error) })
+      logger.error('attendance day close failed', { error: String(error), database: databaseError(error) })
     } finally {
       running = false
     }
