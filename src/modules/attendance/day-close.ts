@@ -15,6 +15,7 @@ import * as repo from './repository'
 import { checkDate, policyOf, ruleFor, shiftColumns, shiftOfRecord } from './records'
 import * as setup from './setup-repository'
 import { zoneOf } from './setup-shapes'
+import { databaseUnavailable } from '../../db/unavailable'
 import { databaseError } from '../../lib/sqlite-errors'
 
 const LEASE = 'attendance.day-close'
@@ -202,7 +203,10 @@ export function scheduleDayClose(dayClose: DayClose, logger: Logger, intervalMs 
     try {
       await dayClose.tick()
     } catch (error) {
-      logger.error('attendance day close failed', { error: String(error), database: databaseError(error) })
+      // a busy or stalled database is not a failure of the job: the next tick tries again
+      const unavailable = databaseUnavailable(error)
+      if (unavailable) logger.warn('attendance day close postponed: the database is unavailable', { reason: unavailable.reason })
+      else logger.error('attendance day close failed', { error: String(error), database: databaseError(error) })
     } finally {
       running = false
     }
