@@ -4,6 +4,8 @@
  *
  *   bun run bench               the full suite (5,000 employees, 1,000,000 attendance records)
  *   bun run bench -- --smoke    a tiny run that checks the suite works (CI)
+ *   bun run bench -- --medium   2,000 in the burst, 400,000 records, shorter runs: for trying a change
+ *                               (writes bench/.data/MEDIUM.md and keeps bench/.data/medium/)
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem, release } from 'node:os'
@@ -13,25 +15,37 @@ import { seedDatabase } from './seed'
 import type { LoadRequest, LoadResult } from './lib/load'
 import { queryPlans } from './lib/plans'
 import { adminToken, signedInEmployees } from './lib/people'
-import { ROOT, startServer } from './lib/server'
+import { median, startUps } from './lib/footprint'
+import { ROOT, rssOf, startServer } from './lib/server'
 import { bareElysia, rawEmployeeInserts, rawInserts, rawMonthRead, rawPointSelects } from './scenarios/baselines'
+import { HOT_STATEMENTS } from './baselines/same-work-db'
+import { SAME_WORK_COMMAND, sameAnswers, sameStatements, sameWorkEnv, startSameWork } from './scenarios/same-work'
 import { exportsScenario, lastFullMonth } from './scenarios/exports'
 import { importScenario } from './scenarios/import'
 import * as scenario from './scenarios/service'
 import { uploadScenario } from './scenarios/upload'
 import { closeDayRequest, dayCloseScenario, reopenDay } from './scenarios/day-close'
+import { zoneArithmetic } from './zone-arithmetic'
 
 const smoke = process.argv.includes('--smoke')
+/** between the two: a few hundred thousand records, about a minute and a half; for trying a change, not for RESULTS.md */
+const medium = process.argv.includes('--medium')
 const outArg = process.argv.indexOf('--out')
-const resultsPath = outArg > 0 ? process.argv[outArg + 1] : join(ROOT, 'bench', 'RESULTS.md')
+const resultsPath = outArg > 0 ? process.argv[outArg + 1] : join(ROOT, 'bench', ...(medium ? ['.data', 'MEDIUM.md'] : ['RESULTS.md']))
 const size = smoke
   ? { employees: 60, burst: 50, days: 10, salaryMonths: 2, files: 20, durationMs: 500, uploadMb: 5 }
-  : // 5,000 employees clock in in the burst; the other 500 clock in first, while the server warms up
-    { employees: 5500, burst: 5000, days: 182, salaryMonths: 20, files: 10_000, durationMs: 5000, uploadMb: 100 }
+  : medium
+    ? { employees: 2200, burst: 2000, days: 182, salaryMonths: 20, files: 2000, durationMs: 3000, uploadMb: 20 }
+    : // 5,000 employees clock in in the burst; the other 500 clock in first, while the server warms up
+      { employees: 5500, burst: 5000, days: 182, salaryMonths: 20, files: 10_000, durationMs: 5000, uploadMb: 100 }
 const CONNECTIONS = 64
+/** fresh starts of each server for the footprint (its figures are medians) */
+const STARTS = smoke ? 2 : 5
+/** how long a server is left alone before its idle memory is read */
+const IDLE_MS = 1000
 const WARM_MS = Math.min(2000, size.durationMs)
 const SECRET = 'bench-jwt-secret-that-is-at-least-32-bytes'
-const dataDir = join(ROOT, 'bench', '.data', smoke ? 'smoke' : 'full')
+const dataDir = join(ROOT, 'bench', '.data', smoke ? 'smoke' : medium ? 'medium' : 'full')
 const dbPath = join(dataDir, 'workforce.db')
 const dbUrl = `file:${dbPath}`
 const serverEnv = {
@@ -87,8 +101,18 @@ async function undoBurst() {
   client.close()
 }
 
-async function withServer<T>(processes: number, work: (seeded: scenario.Seeded & { pids: number[] }) => Promise<T>): Promise<T> {
-  const server = await startServer({ env: serverEnv, processes })
+/** Workforce (`service`) or the same-work baseline B4/B5 (`baseline`), on the seeded database. */
+type Which = 'service' | 'baseline'
+
+async function withServer<T>(
+  processes: number,
+  work: (seeded: scenario.Seeded & { pids: number[] }) => Promise<T>,
+  which: Which = 'service',
+): Promise<T> {
+  const server =
+    which === 'service'
+      ? await startServer({ env: serverEnv, processes })
+      : await startServer({ env: sameWorkEnv(serverEnv), processes, command: SAME_WORK_COMMAND })
   try {
     const seeded = { base: server.base, pids: server.pids, people, adminToken: await adminToken(dbUrl, SECRET), dates: shape.dates, months: shape.months }
     // warm-up: the code paths of the routes, and the clock-ins of the employees outside the burst
@@ -100,11 +124,53 @@ async function withServer<T>(processes: number, work: (seeded: scenario.Seeded &
   }
 }
 
-log('S1–S5 on one server process')
+/** Resident memory of a server process once it has been left alone for IDLE_MS. */
+const idleRss = async (pid: number) => {
+  await Bun.sleep(IDLE_MS)
+  return rssOf(pid)
+}
+
+log(`footprint: ${STARTS} fresh starts of the service, then of the same-work baseline`)
+const startUp = await startUps({ env: serverEnv, starts: STARTS, idleMs: IDLE_MS })
+const baselineStartUp = await startUps({ env: sameWorkEnv(serverEnv), command: SAME_WORK_COMMAND, starts: STARTS, idleMs: IDLE_MS })
+
+log('B4/B5 answer what S1/S2 get')
+const sameAnswered = await (async () => {
+  const [service, baseline] = [await startServer({ env: serverEnv }), await startSameWork(serverEnv)]
+  try {
+    const seeded = { base: service.base, people: people.slice(size.burst), adminToken: '', dates: shape.dates, months: shape.months }
+    return await sameAnswers(seeded, baseline.base, dbUrl, 3)
+  } finally {
+    await Promise.all([service.stop(), baseline.stop()])
+    await undoBurst()
+  }
+})()
+
+/** B4 and B5: the burst and the reads of S1 and S2 on the same-work baseline, after the same warm-up. */
+const sameWork = async () => {
+  const result = await withServer(
+    1,
+    async (seeded) => {
+      const b4 = await burst(seeded)
+      const b5 = await scenario.employeeReads(seeded, CONNECTIONS, size.durationMs)
+      return { b4, b5, rssAfterReads: await idleRss(seeded.pids[0]) }
+    },
+    'baseline',
+  )
+  await undoBurst()
+  return result
+}
+
 const burst = (seeded: scenario.Seeded) => scenario.morningBurst({ ...seeded, people: people.slice(0, size.burst) }, CONNECTIONS)
+// the baseline runs before and after the service: the machine is shared, and its load drifts
+log('B4/B5: the same-work baseline, before S1–S5')
+const sameWorkBefore = await sameWork()
+
+log('S1–S5 on one server process')
 const one = await withServer(1, async (seeded) => {
   const s1 = await burst(seeded)
   const s2 = await scenario.employeeReads(seeded, CONNECTIONS, size.durationMs)
+  const rssAfterS2 = await idleRss(seeded.pids[0])
   // latency targets are measured one request at a time (a saturated server's latency is its
   // queue), each after WARM_MS of the same requests unmeasured (a fresh server's page cache is cold)
   const latency = async (run: (seeded: scenario.Seeded, connections: number, durationMs: number) => Promise<LoadResult>) => {
@@ -115,9 +181,12 @@ const one = await withServer(1, async (seeded) => {
   const s3b = await latency(scenario.adminListByStatus)
   const s4 = await latency(scenario.monthlyStatistics)
   const s5 = await scenario.salaryStatistics(seeded, smoke ? 10 : 60)
-  return { s1, s2, s3a, s3b, s4, s5 }
+  return { s1, s2, rssAfterS2, s3a, s3b, s4, s5 }
 })
 await undoBurst()
+
+log('B4/B5: the same-work baseline, after S1–S5')
+const sameWorkAfter = await sameWork()
 
 log('S7: S1 and S2 on two server processes sharing the port and the database file')
 const two = await withServer(2, async (seeded) => {
@@ -167,9 +236,12 @@ await undoBurst()
 log(`S6: a ${size.uploadMb} MB upload`)
 const s6 = await uploadScenario(size.uploadMb)
 
+log('zone arithmetic: Intl against Temporal')
+const zones = zoneArithmetic(smoke ? 2000 : 20_000)
+
 writeFileSync(resultsPath, report())
 log(`wrote ${resultsPath}`)
-if (!smoke) rmSync(dataDir, { recursive: true, force: true })
+if (!smoke && !medium) rmSync(dataDir, { recursive: true, force: true })
 
 /** A statement for the report: its column lists elided. */
 function brief(sql: string): string {
@@ -203,14 +275,78 @@ function report(): string {
     return `${ms(run.ms)} for ${run.groups} groups, ${run.employees.toLocaleString('en')} employees (${perEmployee.toFixed(1)} µs each); wrote ${run.absences.toLocaleString('en')} absences, ${run.exceptions} exceptions, ${run.closedDays} closed days; ${run.onLeave.toLocaleString('en')} on approved leave, ${run.leaveRecords} records for them; ${(run.ms / (b2PerRowMs * Math.max(1, rowsWritten))).toFixed(1)}× B2 per row × ${rowsWritten.toLocaleString('en')} rows (runs: ${run.runs.map((value) => value.toFixed(0)).join(', ')} ms)`
   }
   const readBase = Math.min(b1.throughput, b3.throughput)
+  // B4 and B5: the mean of the runs before and after the service's
+  const b4 = (sameWorkBefore.b4.throughput + sameWorkAfter.b4.throughput) / 2
+  const b5 = (sameWorkBefore.b5.throughput + sameWorkAfter.b5.throughput) / 2
+  const perSecond = (value: number) => `${Math.round(value).toLocaleString('en')}/s`
+  const sameWorkRuns = (key: 'b4' | 'b5') =>
+    `${perSecond(key === 'b4' ? b4 : b5)}: ${rps(sameWorkBefore[key])} before, ${rps(sameWorkAfter[key])} after${clean(sameWorkBefore[key])}${clean(sameWorkAfter[key])}`
+  /** 'holds', or by how much it misses */
+  const verdict = (ok: boolean, short: string) => (ok ? 'holds' : `**misses** by ${short}`)
+  const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`
+  const points = (fraction: number) => `${Math.round(fraction * 100)} points`
+  const statements = sameStatements(plans, ['S1 clock-in', 'S2 today', 'S2 salary of a month'])
+  const sameWorkSame = sameAnswered.length === 0 && statements.missing.length === 0 && statements.extra.length === 0
+  const sameWorkRows: [string, string, string, string][] = [
+    [
+      'S1 against B4 (the same work by hand): throughput',
+      `${rps(one.s1)} = ${pct(one.s1.throughput / b4)} of B4 (${sameWorkRuns('b4')})${clean(one.s1)}`,
+      '≥ 80%',
+      verdict(one.s1.throughput >= 0.8 * b4 && one.s1.failures === 0, `${points(0.8 - one.s1.throughput / b4)} (${perSecond(0.8 * b4 - one.s1.throughput)})`),
+    ],
+    [
+      'S1 morning burst: p99 at 64 connections',
+      `${ms(one.s1.p99)} (p50 ${ms(one.s1.p50)}); B4 ${ms(sameWorkBefore.b4.p99)}, ${ms(sameWorkAfter.b4.p99)}`,
+      '≤ 25 ms',
+      verdict(one.s1.p99 <= 25, ms(one.s1.p99 - 25)),
+    ],
+    [
+      'S2 against B5 (the same work by hand): throughput',
+      `${rps(one.s2)} = ${pct(one.s2.throughput / b5)} of B5 (${sameWorkRuns('b5')})${clean(one.s2)}`,
+      '≥ 60%',
+      verdict(one.s2.throughput >= 0.6 * b5 && one.s2.failures === 0, `${points(0.6 - one.s2.throughput / b5)} (${perSecond(0.6 * b5 - one.s2.throughput)})`),
+    ],
+    [
+      'B4/B5 do what S1/S2 do',
+      sameWorkSame
+        ? `the same answers (status, headers, body but its times and ids, the row a clock-in writes) for 3 employees; the same ${HOT_STATEMENTS.length} statements`
+        : `${sameAnswered.length} answers differ, ${statements.missing.length} statements only Workforce runs, ${statements.extra.length} only the baseline (see "Same-work baselines")`,
+      'the same',
+      sameWorkSame ? 'holds' : '**misses**',
+    ],
+    [
+      'Footprint: resident memory idle after start',
+      `${mb(median(startUp.idleRss))} (median of ${STARTS} starts, ${IDLE_MS / 1000} s after the first 200; B4/B5's server ${mb(median(baselineStartUp.idleRss))})`,
+      '≤ 64 MB',
+      verdict(median(startUp.idleRss) <= 64 * 1024 * 1024, mb(median(startUp.idleRss) - 64 * 1024 * 1024)),
+    ],
+    [
+      'Footprint: resident memory idle after S2',
+      `${mb(one.rssAfterS2)} (${IDLE_MS / 1000} s after S2; B4/B5's server after B5 ${mb(sameWorkBefore.rssAfterReads)}, ${mb(sameWorkAfter.rssAfterReads)})`,
+      '≤ 64 MB',
+      verdict(one.rssAfterS2 <= 64 * 1024 * 1024, mb(one.rssAfterS2 - 64 * 1024 * 1024)),
+    ],
+    [
+      'Footprint: start to the first 200 on /health',
+      `${seconds(median(startUp.firstOkMs))} (median of ${STARTS} starts on the seeded database: ${startUp.firstOkMs.map((value) => seconds(value)).join(', ')}; B4/B5's server ${seconds(median(baselineStartUp.firstOkMs))})`,
+      '≤ 0.5 s',
+      verdict(median(startUp.firstOkMs) <= 500, seconds(median(startUp.firstOkMs) - 500)),
+    ],
+    [
+      'Zone arithmetic of a clock-in (no I/O)',
+      `local date + minute of an instant: Temporal ${(zones.wallClock.temporal / 1000).toFixed(2)} µs, Intl ${(zones.wallClock.intl / 1000).toFixed(2)} µs; instant of a wall time, uncached: Temporal ${(zones.instantOf.temporal / 1000).toFixed(2)} µs, Intl ${(zones.instantOf.intl / 1000).toFixed(2)} µs; a clock-in's whole date and time work (work date, rule, shift, verdict) ${(zones.clockIn / 1000).toFixed(2)} µs (\`bench/zone-arithmetic.ts\`)`,
+      'reported',
+      '—',
+    ],
+  ]
   const rows: [string, string, string, string][] = [
+    ...sameWorkRows,
     [
       'S1 morning burst: throughput',
       `${rps(one.s1)} = ${pct(one.s1.throughput / writeBase)} of min(B1, B2)${clean(one.s1)}`,
       '≥ 50%',
       holds(one.s1.throughput >= 0.5 * writeBase && one.s1.failures === 0),
     ],
-    ['S1 morning burst: p99', `${ms(one.s1.p99)} (p50 ${ms(one.s1.p50)})`, '≤ 25 ms', holds(one.s1.p99 <= 25)],
     [
       'S2 employee reads: throughput',
       `${rps(one.s2)} = ${pct(one.s2.throughput / readBase)} of min(B1, B3)${clean(one.s2)}`,
@@ -298,7 +434,7 @@ function report(): string {
   const recordSeconds = seed.timings.attendance_records
   return `# Benchmark results
 
-${smoke ? '**Smoke run** (tiny data; figures mean nothing, it only shows the suite works).\n\n' : ''}- Date: ${new Date().toISOString()}
+${smoke ? '**Smoke run** (tiny data; figures mean nothing, it only shows the suite works).\n\n' : medium ? '**Medium run** (less data and shorter runs than the suite: for trying a change).\n\n' : ''}- Date: ${new Date().toISOString()}
 - Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${mb(totalmem())} memory, Linux ${release()}, Bun ${Bun.version}
 - Data: ${seed.counts.employees.toLocaleString('en')} employees in ${seed.counts.attendance_groups} groups, ${seed.counts.attendance_records.toLocaleString('en')} attendance records, ${seed.counts.salaries.toLocaleString('en')} salaries, ${seed.counts.files.toLocaleString('en')} files, ${seed.counts.calendar_days} calendar days (${Object.entries(seed.work_dates.calendar).map(([date, kind]) => `${date} ${kind}`).join(', ')}), ${seed.counts.leave_requests.toLocaleString('en')} approved leave requests (${seed.counts.leave_ledger.toLocaleString('en')} ledger rows; ${seed.day_close.on_leave} employees on leave on ${seed.day_close.work_day}); no records on holidays or on approved leave
 - Seeding: ${seed.counts.attendance_records.toLocaleString('en')} attendance records in ${recordSeconds.toFixed(1)} s with their indexes, ${seed.attendance_rows_per_second.toLocaleString('en')} rows/s (target: 1,000,000 in under 120 s: ${holds((recordSeconds * 1_000_000) / Math.max(1, seed.counts.attendance_records) < 120)}); the whole seed ${seed.timings.total.toFixed(1)} s
@@ -321,12 +457,16 @@ ${[
   load('B1 bare Elysia JSON route', b1, String(CONNECTIONS)),
   load('B2 raw libSQL insert, one row per transaction', b2, '1 loop'),
   load('B3 raw libSQL point select by (employee, date)', b3, '1 loop'),
+  load('B4 same-work clock-in by hand, before S1', sameWorkBefore.b4, String(CONNECTIONS)),
+  load('B5 same-work employee reads by hand, before S1', sameWorkBefore.b5, String(CONNECTIONS)),
   load('S1 clock-in, distinct employees', one.s1, String(CONNECTIONS)),
   load('S2 /attendance/today + /employees/salaries/{month}', one.s2, String(CONNECTIONS)),
   load('S3 admin records by employee and month', one.s3a, '1'),
   load('S3 admin records by status, with total', one.s3b, '1'),
   load('S4 employee monthly statistics', one.s4, '1'),
   load('S5 salary statistics (month, all months)', one.s5, '1'),
+  load('B4 same-work clock-in by hand, after S1–S5', sameWorkAfter.b4, String(CONNECTIONS)),
+  load('B5 same-work employee reads by hand, after S1–S5', sameWorkAfter.b5, String(CONNECTIONS)),
   load('S7 clock-in on two processes', two.s1, String(CONNECTIONS)),
   load('S7 employee reads on two processes', two.s2, String(CONNECTIONS)),
 ].join('\n')}
@@ -334,6 +474,16 @@ ${[
 - B6 raw read of ${month}'s attendance records (${b6.rows.toLocaleString('en')} rows, one query through the libSQL client): ${(b6.seconds * 1000).toFixed(1)} ms — the reading S9's sheet must do.
 - B7 raw insert of ${b7.rows.toLocaleString('en')} employee rows in one transaction through the libSQL client: ${(b7.seconds * 1000).toFixed(1)} ms — the writing S10's import must do.
 - S9 and S10 each on a fresh server process (after the same warm-up); the import's file has departments by name, quoted cells and a byte-order mark, and no accounts, so no password is hashed. An import with passwords hashes each at LOGIN_CONCURRENCY (about 0.1 s a password on this machine).
+
+## Same-work baselines
+
+B4 and B5 (\`bench/baselines/same-work-server.ts\`) do S1's clock-in and S2's two reads by hand: \`Bun.serve\`, \`jose\` with Workforce's token and caller caches, the \`libsql\` driver with Workforce's pragmas and its SQL (each statement prepared once, rows read as arrays), Workforce's own pure policy, position and shaping functions, the same envelope, headers and gzip; no Elysia, Drizzle, \`@libsql/client\`, TypeBox or CASL. Each runs as its own server process on the seeded database after the same warm-up as the service, with the same requests over the same ${CONNECTIONS} connections, once before the service's S1–S5 and once after; B4 and B5 are the mean of the two. What stands between S1/S2 and them is the cost of Workforce's layers.
+
+${
+  sameWorkSame
+    ? '- Answers: the same as Workforce\'s for 3 employees (today before and after a clock-in, a month\'s salary, the clock-in and the row it writes), for a month with no salary and for no token.\n- Statements: the same as Workforce\'s (the query plans below).'
+    : [...sameAnswered.map((difference) => `- ${difference}`), ...statements.missing.map((sql) => `- only Workforce runs \`${sql}\``), ...statements.extra.map((sql) => `- only the baseline runs \`${sql}\``)].join('\n')
+}
 
 ## Query plans
 

@@ -1,71 +1,29 @@
 import { isCalendarDate } from './dates'
 
-// Zone conversions use Intl, not dayjs.tz: dayjs.tz(wall, zone) resolves a DST gap to
-// the wrong instant and picks either side of a fall-back overlap depending on the zone,
-// and dayjs(instant).tz(zone) renders a wrong wall clock when that wall time falls in a
-// DST gap of the host's own zone. Calendar arithmetic counts whole days of UTC
-// milliseconds, which has no host zone in it (and is cheaper than dayjs: clocking in
-// does it several times).
+// Zone conversions use the standard Temporal (native in Bun): it knows every zone's
+// transitions, so a DST gap or overlap is resolved exactly, and it converts in a quarter of the
+// time of Intl.DateTimeFormat#formatToParts, which this used before (bench/zone-arithmetic.ts;
+// clocking in converts several times). Not dayjs.tz: dayjs.tz(wall, zone) resolves a DST gap to
+// the wrong instant and picks either side of a fall-back overlap depending on the zone, and
+// dayjs(instant).tz(zone) renders a wrong wall clock when that wall time falls in a DST gap of
+// the host's own zone. Calendar arithmetic counts whole days of UTC milliseconds, which has no
+// host zone in it (and is cheaper than dayjs).
 
 const DAY_MS = 86_400_000
 const MINUTE_MS = 60_000
 
-interface WallClock {
-  year: number
-  month: number
-  day: number
-  hour: number
-  minute: number
-  second: number
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>()
-
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone)
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    })
-    formatters.set(zone, formatter)
-  }
-  return formatter
-}
-
-/** The last answer per zone: one request asks about the same instant several times, and Intl is slow. */
-const lastWallClock = new Map<string, { ms: number; wall: Readonly<WallClock> }>()
-
-function wallClock(instant: Date | number, zone: string): Readonly<WallClock> {
-  const ms = typeof instant === 'number' ? instant : instant.getTime()
-  const last = lastWallClock.get(zone)
-  if (last?.ms === ms) return last.wall
-  const wall: WallClock = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 }
-  for (const part of formatterFor(zone).formatToParts(ms)) {
-    if (part.type in wall) wall[part.type as keyof WallClock] = Number(part.value)
-  }
-  lastWallClock.set(zone, { ms, wall })
-  return wall
-}
-
-function wallAsUtcMs(wall: WallClock): number {
-  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second)
-}
-
-/** How far the zone's wall clock is ahead of UTC at the instant, in ms. */
-function offsetMs(epochMs: number, zone: string): number {
-  const wholeSecond = Math.floor(epochMs / 1000) * 1000
-  return wallAsUtcMs(wallClock(wholeSecond, zone)) - wholeSecond
+/** The zone's wall clock at the instant. (A ZonedDateTime works its fields out anew on each read; a PlainDateTime holds them.) */
+function wallClock(instant: Date, zone: string): Temporal.PlainDateTime {
+  return Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(zone).toPlainDateTime()
 }
 
 function pad(value: number, width = 2): string {
   return String(value).padStart(width, '0')
+}
+
+/** An ISO year as a date writes it: 4 digits at least, a minus sign before 1 BC (year 0). */
+function yearText(year: number): string {
+  return year < 0 ? `-${pad(-year, 4)}` : pad(year, 4)
 }
 
 function requireDate(date: string): string {
@@ -75,7 +33,7 @@ function requireDate(date: string): string {
 
 export function localDate(instant: Date, zone: string): string {
   const wall = wallClock(instant, zone)
-  return `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`
+  return `${yearText(wall.year)}-${pad(wall.month)}-${pad(wall.day)}`
 }
 
 export function localMinuteOfDay(instant: Date, zone: string): number {
@@ -85,8 +43,18 @@ export function localMinuteOfDay(instant: Date, zone: string): number {
 
 /** Midnight UTC of a calendar date, in ms (Date.parse reads years 0000–0099 as written, Date.UTC would not). */
 function dayMs(date: string): number {
-  return Date.parse(`${requireDate(date)}T00:00:00Z`)
+  // a clock-in asks about the same two or three dates several times: each is checked and parsed once
+  let ms = dayStarts.get(date)
+  if (ms === undefined) {
+    ms = Date.parse(`${requireDate(date)}T00:00:00Z`)
+    if (dayStarts.size >= MAX_DAYS) dayStarts.clear()
+    dayStarts.set(date, ms)
+  }
+  return ms
 }
+
+const MAX_DAYS = 10_000
+const dayStarts = new Map<string, number>()
 
 /** ISO weekday: 1 = Monday … 7 = Sunday. */
 export function weekday(date: string): number {
@@ -103,9 +71,19 @@ export function daysBetween(start: string, end: string): number {
 }
 
 export function parseHHMM(value: string): number | null {
-  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(value)
-  return match ? Number(match[1]) * 60 + Number(match[2]) : null
+  // a clock-in reads its rule's few times a dozen times over: each is parsed once
+  let minutes = timesOfDay.get(value)
+  if (minutes === undefined) {
+    const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(value)
+    minutes = match ? Number(match[1]) * 60 + Number(match[2]) : null
+    if (timesOfDay.size >= MAX_TIMES) timesOfDay.clear()
+    timesOfDay.set(value, minutes)
+  }
+  return minutes
 }
+
+const MAX_TIMES = 2000
+const timesOfDay = new Map<string, number | null>()
 
 /**
  * The instant the wall clock in `zone` shows `date hhmm`. A wall time skipped by a
@@ -126,26 +104,17 @@ export function instantAt(date: string, hhmm: string, zone: string): Date {
 const MAX_INSTANTS = 10_000
 const instants = new Map<string, number>()
 
-function computeInstantAt(date: string, hhmm: string, zone: string): number {
+/** `instantAt` without its cache, in epoch ms. */
+export function computeInstantAt(date: string, hhmm: string, zone: string): number {
   const minutes = parseHHMM(hhmm)
   if (minutes === null) throw new RangeError(`not an HH:MM time: ${hhmm}`)
-  const wallMs = Date.parse(`${requireDate(date)}T00:00:00Z`) + minutes * MINUTE_MS
-
-  // zone transitions are far more than a day apart, so the offsets a day either side
-  // are the only ones this wall time can be under
-  const offsetBefore = offsetMs(wallMs - DAY_MS, zone)
-  const offsetAfter = offsetMs(wallMs + DAY_MS, zone)
-  const matches = [wallMs - offsetBefore, wallMs - offsetAfter].filter((at) => at + offsetMs(at, zone) === wallMs)
-  if (matches.length > 0) return Math.min(...matches)
-
-  // in a gap: find the transition between the two candidates
-  let earlier = Math.min(wallMs - offsetBefore, wallMs - offsetAfter)
-  let later = Math.max(wallMs - offsetBefore, wallMs - offsetAfter)
-  const offsetAtEarlier = offsetMs(earlier, zone)
-  while (later - earlier > 1000) {
-    const middle = Math.floor((earlier + later) / 2000) * 1000
-    if (offsetMs(middle, zone) === offsetAtEarlier) earlier = middle
-    else later = middle
-  }
-  return later
+  const wallMs = dayMs(date) + minutes * MINUTE_MS
+  const [year, month, day] = [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))]
+  const wall = new Temporal.PlainDateTime(year, month, day, Math.floor(minutes / 60), minutes % 60)
+  // 'earlier': of a repeated wall time, the earlier instant; of a skipped one, the wall time
+  // read with the offset before the jump, which falls before the jump: the jump is the next
+  // transition (none of the disambiguations gives the jump itself)
+  const earlier = wall.toZonedDateTime(zone, { disambiguation: 'earlier' })
+  const shown = earlier.epochMilliseconds + earlier.offsetNanoseconds / 1e6
+  return shown === wallMs ? earlier.epochMilliseconds : earlier.getTimeZoneTransition('next')!.epochMilliseconds
 }
