@@ -38,7 +38,7 @@ import * as setup from './setup-repository'
 import { toRuleResponse } from './setup-shapes'
 import { computeStatistics, type StatisticsResult } from './statistics'
 import { calendarBetween, kindOn } from '../calendar/repository'
-import { halfDayOff, leaveDates } from '../leave/repository'
+import { halfDayOffNow, leaveDates } from '../leave/repository'
 
 type Kind = 'clock_in' | 'clock_out'
 
@@ -127,7 +127,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       const { rule, workDate } = requireShift(context, now)
       await checkPosition(context, rule, input, 'clock_in', now)
       // a holiday of the group's company is a day off; a make-up workday is a work day; half a day of approved leave moves the start or end
-      const [kind, off] = await Promise.all([kindOn(db, companyOf(context), workDate), halfDayOff(db, context.employeeId, workDate)])
+      const [kind, off] = await Promise.all([kindOn(db, companyOf(context), workDate), halfDayOffNow(db, context.employeeId, workDate)])
       const shift = shiftOfDay(rule, context.zone, workDate, kind, off)
       const outcome = judgeClockIn(shift, now)
       const record = await onConstraint(
