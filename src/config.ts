@@ -184,6 +184,17 @@ function backupSettings(env: Env, databaseUrl: string, storage: StorageConfig): 
 
 const DAY = 86_400
 
+/** The settings for a command line tool: a bad value is one line on stderr and exit 1, never a stack trace. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
+}
+
 /** Reads and validates every setting once; a bad value throws a ConfigError naming it. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65_535)

@@ -3,7 +3,7 @@
  * while the service runs; then the oldest beyond BACKUP_KEEP are removed. Reads the same settings as
  * the service. Exit 0 when the archive is written, 1 when it could not be (the reason on stderr).
  */
-import { ConfigError, loadConfig } from '../config'
+import { loadConfigOrExit } from '../config'
 import { systemClock } from '../lib/clock'
 import { createLogger } from '../lib/logger'
 import { writeBackup } from '../modules/backups/backup'
@@ -20,14 +20,7 @@ if (args.length > 0) {
   process.exit(help ? 0 : 2)
 }
 
-let config
-try {
-  config = loadConfig()
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error
-  console.error(error.message)
-  process.exit(1)
-}
+const config = loadConfigOrExit()
 
 const logger = createLogger(config.logLevel)
 const stopping = new AbortController()

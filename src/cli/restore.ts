@@ -5,7 +5,7 @@
  * reason on stderr), 2 for a wrong command line.
  */
 import { resolve } from 'node:path'
-import { ConfigError, loadConfig } from '../config'
+import { loadConfigOrExit } from '../config'
 import { createLogger } from '../lib/logger'
 import { restoreBackup } from '../modules/backups/restore'
 
@@ -23,14 +23,7 @@ if (args.length !== 1 || args[0].startsWith('-')) {
   process.exit(2)
 }
 
-let config
-try {
-  config = loadConfig()
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error
-  console.error(error.message)
-  process.exit(1)
-}
+const config = loadConfigOrExit()
 
 const logger = createLogger(config.logLevel)
 const started = performance.now()
