@@ -22,6 +22,11 @@ export class ValidationError extends AppError {
   constructor(message: string, errors?: FieldError[]) {
     super(400, message, errors)
   }
+
+  /** Every problem named at once: "field message; field message". */
+  static of(problems: FieldError[]): ValidationError {
+    return new ValidationError(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems)
+  }
 }
 
 export class UnauthorizedError extends AppError {

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client'
+import type { Db, Queryable } from '../../db/client'
 import { ValidationError } from '../../http/errors'
 import { localDate } from '../../lib/local-time'
 import { linkedEmployee, type Principal } from '../rbac/access'
@@ -35,6 +35,12 @@ export function employeeContext({ db, defaultZone, ruleCache }: ContextDeps) {
       group && group.group.status === 1 ? await ruleCache.get(group.group.id, () => setup.enabledRulesOfGroup(db, group.group.id)) : []
     return { employeeId, hireDate: membership?.hireDate ?? null, active: membership?.status !== 0, group, zone, rules }
   }
+}
+
+/** A record's own rule: from the caller's enabled rules when it is one of them, else read (a disabled or other group's); null when gone. */
+export async function ruleOfRecord(db: Queryable, context: CallerContext, ruleId: number | null): Promise<setup.RuleRow | null> {
+  if (ruleId === null) return null
+  return context.rules.find((rule) => rule.id === ruleId) ?? (await setup.findRule(db, ruleId))?.rule ?? null
 }
 
 /** The company whose work calendar applies to the caller: their group's (null outside a group). */

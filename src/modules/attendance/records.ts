@@ -168,7 +168,7 @@ export function checkRange(start: string, end: string, maxDays = MAX_STATISTICS_
   if (problems.length === 0 && start > end) problems.push({ field: 'start_date', message: 'must not be after end_date' })
   if (problems.length === 0 && daysBetween(start, end) + 1 > maxDays)
     problems.push({ field: 'end_date', message: `must be at most ${maxDays} days after start_date (inclusive)` })
-  if (problems.length > 0) throw new ValidationError(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems)
+  if (problems.length > 0) throw ValidationError.of(problems)
 }
 
 export function toAttemptResponse({ attempt, name, phone }: Awaited<ReturnType<typeof repo.listAttempts>>['rows'][number]) {

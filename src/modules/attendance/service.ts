@@ -31,7 +31,7 @@ import {
   toAttemptResponse,
   toRecordResponse,
 } from './records'
-import { callerContext, companyOf, requireActive, requireShift, todayWorkDate, type CallerContext } from './caller'
+import { callerContext, companyOf, requireActive, requireShift, ruleOfRecord, todayWorkDate, type CallerContext } from './caller'
 import * as repo from './repository'
 import type { RuleResponse } from './setup-model'
 import * as setup from './setup-repository'
@@ -188,10 +188,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       const open = await repo.latestClockIn(db, context.employeeId)
       if (!open || open.clockOutTime || open.status === 4) throw noOpenRecord(context, open, now)
       // the record's own rule, for its area (and, on a record from before records kept their shift, its terms)
-      const rule =
-        open.ruleId === null
-          ? null
-          : (context.rules.find((candidate) => candidate.id === open.ruleId) ?? (await setup.findRule(db, open.ruleId))?.rule ?? null)
+      const rule = await ruleOfRecord(db, context, open.ruleId)
       // a record whose rule is gone is clocked out in the area of the rule the caller has now, if any
       await checkPosition(context, rule ?? shiftNow(context.rules, context.zone, now)?.rule ?? null, input, 'clock_out', now)
       const shift = shiftOfRecord(open, rule)

@@ -8,7 +8,7 @@ import type * as repo from './setup-repository'
 export type Problem = { field: string; message: string }
 
 export function refuse(problems: Problem[]): never {
-  throw new ValidationError(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems)
+  throw ValidationError.of(problems)
 }
 
 export function toRuleResponse({ rule, groupName }: repo.RuleWithGroup, locale: Locale): RuleResponse {

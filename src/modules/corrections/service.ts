@@ -7,12 +7,11 @@ import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import type { Locale } from '../../config'
 import { recordAudit, type Actor } from '../audit/recorder'
-import { employeeContext, companyOf, type CallerContext } from '../attendance/caller'
+import { employeeContext, companyOf, ruleOfRecord, type CallerContext } from '../attendance/caller'
 import { closesAt, judgeRecord, type Shift } from '../attendance/policy'
 import { hoursOfRecord, ruleFor, shiftColumns, shiftOfDay, shiftOfRecord, toRecordResponse } from '../attendance/records'
 import * as attendanceRepo from '../attendance/repository'
 import type { AttendanceDeps } from '../attendance/service'
-import * as setup from '../attendance/setup-repository'
 import { kindOnIn } from '../calendar/repository'
 import { halfDayOff } from '../leave/repository'
 import { linkedEmployee, type Principal } from '../rbac/access'
@@ -76,7 +75,7 @@ export function toCorrectionResponse(row: repo.FullCorrection): CorrectionRespon
 }
 
 type Problem = { field: string; message: string }
-const refuse = (problems: Problem[]) => new ValidationError(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems)
+const refuse = (problems: Problem[]) => ValidationError.of(problems)
 
 /** The requested instants; at least one (400 naming the fields otherwise). */
 function timesOf(input: { clock_in_time?: string; clock_out_time?: string }): Times {
@@ -145,8 +144,7 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
     let zone: string
     let opened: Partial<attendanceRepo.NewRecord> = {}
     if (row?.clockInTime) {
-      const rule = row.ruleId === null ? null : (context.rules.find((r) => r.id === row.ruleId) ?? (await setup.findRule(q, row.ruleId))?.rule ?? null)
-      shift = shiftOfRecord(row, rule)
+      shift = shiftOfRecord(row, await ruleOfRecord(q, context, row.ruleId))
       zone = row.timezone
     } else {
       const rule = ruleFor(context.rules, workDate)
