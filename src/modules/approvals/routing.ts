@@ -1,13 +1,22 @@
-import { aliasedTable, sql } from 'drizzle-orm'
-import { attendanceGroups, employees } from '../../db/schema'
+import { aliasedTable, and, eq, ne, sql } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteSelect } from 'drizzle-orm/sqlite-core'
+import { attendanceGroupMembers, attendanceGroups, employees } from '../../db/schema'
 
 /** The employee who decides a request, joined as `manager` (CONTRACT §10). */
 export const manager = aliasedTable(employees, 'manager')
 
+/** The employee who decides a request: the requester's manager_id, else their attendance group's manager. */
+const approverIdOf = sql<number | null>`coalesce(${employees.managerId}, ${attendanceGroups.managerId})`
+
 /**
- * The employee who decides a request: the employee's manager_id, else their attendance group's
- * manager. Written over `employees` (the requester) and `attendance_groups` (their group) joined
- * into the query; a join of `manager` on it must also leave out the requester (nobody decides
- * their own request).
+ * Joins to a query of requests (leave, corrections) their requester (`employees`), the requester's
+ * attendance group and the `manager` who decides them: the one place the routing of §10 is written.
+ * Nobody decides their own request, so a requester who is their own group's manager has none.
  */
-export const approverIdOf = sql<number | null>`coalesce(${employees.managerId}, ${attendanceGroups.managerId})`
+export function joinApprover<T extends SQLiteSelect>(query: T, requester: SQLiteColumn) {
+  return query
+    .innerJoin(employees, eq(employees.id, requester))
+    .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, requester))
+    .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
+    .leftJoin(manager, and(eq(manager.id, approverIdOf), ne(manager.id, requester)))
+}

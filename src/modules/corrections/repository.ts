@@ -1,8 +1,8 @@
 import { aliasedTable, and, asc, count, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
-import { attendanceCorrections, attendanceGroupMembers, attendanceGroups, attendanceRecords, employees, users } from '../../db/schema'
+import { attendanceCorrections, attendanceRecords, employees, users } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
-import { approverIdOf, manager } from '../approvals/routing'
+import { joinApprover, manager } from '../approvals/routing'
 
 export type CorrectionRow = typeof attendanceCorrections.$inferSelect
 export type NewCorrection = typeof attendanceCorrections.$inferInsert
@@ -21,7 +21,7 @@ export interface FullCorrection {
 const decider = aliasedTable(users, 'decider')
 
 function fullCorrections(db: Queryable, where: SQL | undefined) {
-  return db
+  const query = db
     .select({
       correction: attendanceCorrections,
       employeeName: employees.name,
@@ -30,10 +30,8 @@ function fullCorrections(db: Queryable, where: SQL | undefined) {
       deciderName: decider.name,
     })
     .from(attendanceCorrections)
-    .innerJoin(employees, eq(employees.id, attendanceCorrections.employeeId))
-    .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, attendanceCorrections.employeeId))
-    .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
-    .leftJoin(manager, and(eq(manager.id, approverIdOf), sql`${manager.id} <> ${attendanceCorrections.employeeId}`))
+    .$dynamic()
+  return joinApprover(query, attendanceCorrections.employeeId)
     .leftJoin(decider, eq(decider.id, attendanceCorrections.decidedBy))
     .where(where)
 }
@@ -93,14 +91,7 @@ export async function listDecidable(
   )
   const [rows, [{ total }]] = await Promise.all([
     fullCorrections(db, where).orderBy(asc(attendanceCorrections.createdAt), asc(attendanceCorrections.id)).limit(window.pageSize).offset(window.offset),
-    db
-      .select({ total: count() })
-      .from(attendanceCorrections)
-      .innerJoin(employees, eq(employees.id, attendanceCorrections.employeeId))
-      .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, attendanceCorrections.employeeId))
-      .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
-      .leftJoin(manager, and(eq(manager.id, approverIdOf), sql`${manager.id} <> ${attendanceCorrections.employeeId}`))
-      .where(where),
+    joinApprover(db.select({ total: count() }).from(attendanceCorrections).$dynamic(), attendanceCorrections.employeeId).where(where),
   ])
   return { rows, total }
 }

@@ -2,8 +2,6 @@ import { aliasedTable, and, asc, count, desc, eq, gte, inArray, isNotNull, isNul
 import type { Db, Queryable } from '../../db/client'
 import { preparedQuery } from '../../db/prepared'
 import {
-  attendanceGroupMembers,
-  attendanceGroups,
   attendanceRecords,
   employees,
   leaveLedger,
@@ -14,7 +12,7 @@ import {
 import type { PageWindow } from '../../http/pagination'
 import type { LeaveDate } from '../attendance/statistics'
 import { addDays } from '../../lib/local-time'
-import { approverIdOf, manager } from '../approvals/routing'
+import { joinApprover, manager } from '../approvals/routing'
 
 export type TypeRow = typeof leaveTypes.$inferSelect
 export type NewType = typeof leaveTypes.$inferInsert
@@ -199,15 +197,8 @@ export interface FullRequest {
 
 
 function fullRequests(db: Queryable, where: SQL | undefined) {
-  return db
-    .select(fullColumns)
-    .from(leaveRequests)
-    .innerJoin(employees, eq(employees.id, leaveRequests.employeeId))
+  return joinApprover(db.select(fullColumns).from(leaveRequests).$dynamic(), leaveRequests.employeeId)
     .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
-    .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, leaveRequests.employeeId))
-    .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
-    // the employee's own manager, else their group's (CONTRACT §10); nobody decides their own request
-    .leftJoin(manager, and(eq(manager.id, approverIdOf), sql`${manager.id} <> ${leaveRequests.employeeId}`))
     .leftJoin(decider, eq(decider.id, leaveRequests.decidedBy))
     .where(where)
 }
@@ -259,14 +250,7 @@ export async function listDecidable(db: Queryable, filter: DecidableFilter, wind
   )
   const [rows, [{ total }]] = await Promise.all([
     fullRequests(db, where).orderBy(asc(leaveRequests.createdAt), asc(leaveRequests.id)).limit(window.pageSize).offset(window.offset),
-    db
-      .select({ total: count() })
-      .from(leaveRequests)
-      .innerJoin(employees, eq(employees.id, leaveRequests.employeeId))
-      .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, leaveRequests.employeeId))
-      .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
-      .leftJoin(manager, and(eq(manager.id, approverIdOf), sql`${manager.id} <> ${leaveRequests.employeeId}`))
-      .where(where),
+    joinApprover(db.select({ total: count() }).from(leaveRequests).$dynamic(), leaveRequests.employeeId).where(where),
   ])
   return { rows: rows as FullRequest[], total }
 }
