@@ -356,10 +356,14 @@ describe('restore refuses what it must not restore', () => {
     const withFiles = newDir()
     mkdirSync(join(withFiles, 'files', '2024'), { recursive: true })
     writeFileSync(join(withFiles, 'files', 'keep.txt'), 'keep')
+    // a copy of the source's data location: its own folder may still be held by a connection
+    // the collector has not closed yet, which would take its -wal and -shm away mid-test
+    const inUse = newDir()
+    cpSync(source, inUse, { recursive: true })
     for (const [dir, occupant] of [
       [withDatabase, join(withDatabase, 'workforce.db')],
       [withFiles, `${join(withFiles, 'files')} (2 entries)`],
-      [source, [...databaseFiles(join(source, 'workforce.db')).filter((file) => existsSync(file)), `${join(source, 'files')} (2 entries)`].join(', ')],
+      [inUse, [...databaseFiles(join(inUse, 'workforce.db')).filter((file) => existsSync(file)), `${join(inUse, 'files')} (2 entries)`].join(', ')],
     ]) {
       const before = readdirSync(dir, { recursive: true }).sort()
       const result = await run('restore', locationOf(dir), [archive])
