@@ -74,7 +74,7 @@ export function readMultipart<T>(request: Request, maxFiles: number, onFile: (pa
     parser.on('close', () => {
       if (!failed) void Promise.allSettled(tasks).then((files) => (refusal ? reject(refusal) : resolve({ fields, files, tooManyFiles })))
     })
-    const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>)
+    const body = Readable.fromWeb(request.body as unknown as import('node:stream/web').ReadableStream<Uint8Array>)
     body.on('error', (error) => parser.destroy(error))
     body.pipe(parser)
   })

@@ -1,0 +1,89 @@
+import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+
+/**
+ * Builds the web console with Bun's bundler: `index.html` and everything it reaches, minified, split
+ * into chunks per page group, every file but `index.html` under `assets/` with its content's hash in
+ * its name (so the service may let browsers keep them for a year). The output goes to `dist/` beside
+ * this file, which the service serves (src/http/console.ts); `build-info.json` there lists each file
+ * with its gzipped size, for the budget test and the benchmark.
+ *
+ *   bun src/console/build.ts             build
+ *   bun src/console/build.ts --if-stale  build only when dist/ is missing or older than a source file
+ */
+
+export const CONSOLE_SOURCE = import.meta.dir
+export const CONSOLE_DIST = join(import.meta.dir, 'dist')
+const INFO = 'build-info.json'
+
+export interface BuildInfo {
+  /** when it was built, ms since the epoch */
+  builtAt: number
+  files: { path: string; kind: string; bytes: number; gzipBytes: number }[]
+}
+
+/** Source files of the console (what a build reads besides node_modules). */
+function sources(dir = CONSOLE_SOURCE): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return entry.name === 'dist' ? [] : sources(path)
+    return [path]
+  })
+}
+
+/** dist/ is missing, or a source file (or the lock file, for a library's update) changed after it was built. */
+export function isStale(dist = CONSOLE_DIST): boolean {
+  const info = join(dist, INFO)
+  if (!existsSync(info)) return true
+  const builtAt = statSync(info).mtimeMs
+  const lock = join(CONSOLE_SOURCE, '..', '..', 'bun.lock')
+  return [...sources(), ...(existsSync(lock) ? [lock] : [])].some((file) => statSync(file).mtimeMs > builtAt)
+}
+
+/** Builds into a fresh folder beside `dist`, then swaps it in, so a running service never sees half a build. */
+export async function buildConsole(dist = CONSOLE_DIST): Promise<BuildInfo> {
+  const staging = `${dist}.building-${process.pid}`
+  rmSync(staging, { recursive: true, force: true })
+  const result = await Bun.build({
+    entrypoints: [join(CONSOLE_SOURCE, 'index.html')],
+    outdir: staging,
+    root: CONSOLE_SOURCE,
+    publicPath: '/',
+    minify: true,
+    splitting: true,
+    sourcemap: 'none',
+    target: 'browser',
+    naming: { entry: '[name].[ext]', chunk: 'assets/[name]-[hash].[ext]', asset: 'assets/[name]-[hash].[ext]' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+  })
+  if (!result.success) {
+    rmSync(staging, { recursive: true, force: true })
+    throw new AggregateError(result.logs, `The console did not build:\n${result.logs.map(String).join('\n')}`)
+  }
+  const files: BuildInfo['files'] = []
+  for (const output of result.outputs) {
+    const bytes = new Uint8Array(await output.arrayBuffer())
+    files.push({ path: relative(staging, output.path), kind: output.kind, bytes: bytes.byteLength, gzipBytes: Bun.gzipSync(bytes).byteLength })
+  }
+  const info: BuildInfo = { builtAt: Date.now(), files: files.sort((a, b) => a.path.localeCompare(b.path)) }
+  writeFileSync(join(staging, INFO), `${JSON.stringify(info, null, 2)}\n`)
+  const old = `${dist}.old-${process.pid}`
+  if (existsSync(dist)) renameSync(dist, old)
+  renameSync(staging, dist)
+  rmSync(old, { recursive: true, force: true })
+  return info
+}
+
+if (import.meta.main) {
+  const ifStale = process.argv.includes('--if-stale')
+  if (ifStale && !isStale()) process.exit(0)
+  const started = performance.now()
+  try {
+    const info = await buildConsole()
+    const js = info.files.filter((file) => file.path.endsWith('.js')).reduce((sum, file) => sum + file.gzipBytes, 0)
+    console.log(`The console is built in ${Math.round(performance.now() - started)} ms: ${info.files.length} files, ${(js / 1024).toFixed(1)} KB of JavaScript gzipped in all`)
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error))
+    process.exit(1)
+  }
+}

@@ -1,0 +1,13 @@
+import { approvals } from './en/approvals'
+import { common } from './en/common'
+import { me } from './en/me'
+import { people } from './en/people'
+import { work } from './en/work'
+
+/**
+ * The English dictionary, every section: the shape every other language has, key for key
+ * (test/console-i18n.test.ts). At run time each section is loaded with its pages (`words` in index.tsx).
+ */
+export const en = { common, me, approvals, people, work }
+
+export type Dictionary = typeof en

@@ -1,0 +1,122 @@
+import { Button, Group, Modal, NumberInput, Select, Stack, Text, Textarea } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { api, unwrap } from '../../../api'
+import { DataTable } from '../../../components/DataTable'
+import { applyApiErrors } from '../../../components/form-errors'
+import { can, useMe } from '../../../components/me'
+import { notifyFailed, notifySaved } from '../../../components/notify'
+import { useT } from '../../../i18n'
+import { EmployeeSelect, useLeaveTypeOptions } from './shared'
+import { todayIn } from '../../../components/dates'
+import { useWorkWords } from './words'
+
+/** An employee's balances of a year, and adjustments of them (leave:manage). */
+export function LeaveBalances() {
+  const w = useWorkWords()
+  const l = w.leave
+  const me = useMe().data
+  const [employee, setEmployee] = useState<string | null>(null)
+  const [year, setYear] = useState<number | string>(Number(todayIn().slice(0, 4)))
+  const [adjusting, setAdjusting] = useState<number | null>(null)
+  const validYear = typeof year === 'number' && Number.isInteger(year) && year >= 1 && year <= 9999 ? year : null
+  const balances = useQuery({
+    queryKey: ['admin', 'leave', 'balances', employee, validYear],
+    queryFn: () => unwrap(api.admin.leave.balances.get({ query: { employee_id: Number(employee), ...(validYear ? { year: validYear } : {}) } })),
+    enabled: employee !== null,
+  })
+  return (
+    <Stack gap="md">
+      <Group align="flex-end" gap="sm">
+        <EmployeeSelect label={l.employee} value={employee} onChange={setEmployee} clearable w={240} />
+        <NumberInput label={l.year} value={year} onChange={setYear} min={1} max={9999} allowDecimal={false} w={120} />
+        {employee && validYear && can(me, 'leave:manage') && <Button onClick={() => setAdjusting(validYear)}>{l.adjust}</Button>}
+      </Group>
+      {employee === null ? (
+        <Text c="dimmed">{l.chooseEmployee}</Text>
+      ) : (
+        <DataTable
+          label={l.balancesTable}
+          rows={balances.data?.balances}
+          rowKey={(balance) => balance.type_id}
+          loading={balances.isPending}
+          error={balances.error}
+          columns={[
+            { header: l.type, cell: (balance) => balance.type_name },
+            { header: l.granted, cell: (balance) => balance.granted },
+            { header: l.taken, cell: (balance) => balance.taken },
+            { header: l.pending, cell: (balance) => balance.pending },
+            { header: l.remaining, cell: (balance) => <Text fw={700}>{balance.remaining}</Text> },
+          ]}
+        />
+      )}
+      {adjusting !== null && employee && <AdjustForm employeeId={Number(employee)} year={adjusting} onClose={() => setAdjusting(null)} />}
+    </Stack>
+  )
+}
+
+interface Values {
+  type_id: string | null
+  days: number | string
+  reason: string
+}
+
+function AdjustForm({ employeeId, year, onClose }: { employeeId: number; year: number; onClose: () => void }) {
+  const t = useT()
+  const w = useWorkWords()
+  const l = w.leave
+  const queryClient = useQueryClient()
+  const types = useLeaveTypeOptions()
+  const form = useForm<Values>({
+    initialValues: { type_id: null, days: '', reason: '' },
+    validate: {
+      type_id: (value) => (value ? null : w.shared.required),
+      days: (value) => {
+        const n = value === '' ? NaN : Number(value)
+        return Number.isNaN(n) || n === 0 || n < -366 || n > 366 || !Number.isInteger(n * 2) ? l.badAdjustDays : null
+      },
+      reason: (value) => (!value.trim() ? w.shared.required : value.length > 500 ? w.shared.tooLong(500) : null),
+    },
+  })
+  const save = useMutation({
+    mutationFn: (values: Values) =>
+      unwrap(
+        api.admin.leave.balances.adjust.post({
+          employee_id: employeeId,
+          type_id: Number(values.type_id),
+          year,
+          days: Number(values.days),
+          reason: values.reason.trim(),
+        }),
+      ),
+    onSuccess: () => {
+      notifySaved(l.adjusted)
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'leave', 'balances'] })
+      onClose()
+    },
+    onError: (error) => {
+      const rest = applyApiErrors(form, error, ['type_id', 'days', 'reason'])
+      if (rest) notifyFailed(error)
+    },
+  })
+  return (
+    <Modal opened onClose={onClose} title={l.adjustTitle(year)} centered closeButtonProps={{ 'aria-label': t.common.close }}>
+      <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+        <Stack gap="sm">
+          <Select label={l.type} withAsterisk data={types.data ?? []} {...form.getInputProps('type_id')} />
+          <NumberInput label={l.days} description={l.daysHint} withAsterisk min={-366} max={366} step={0.5} decimalScale={1} {...form.getInputProps('days')} />
+          <Textarea label={l.reason} withAsterisk autosize minRows={2} {...form.getInputProps('reason')} />
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={onClose}>
+              {t.common.cancel}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {l.adjustSubmit}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  )
+}
