@@ -4,10 +4,10 @@ import type { Config } from './config'
 import type { Database } from './db/client'
 import { createAuthGuard, createClientIp } from './http/auth'
 import { compression } from './http/compression'
+import { consoleAssets, consolePage, type ConsoleAssets } from './http/console'
 import { docs } from './http/docs'
 import { replier } from './http/envelope'
 import { errorHandler } from './http/error-handler'
-import { home } from './http/home'
 import { jsonBody } from './http/json-body'
 import { localeOf } from './http/locale'
 import { SECURITY_HEADERS } from './http/security-headers'
@@ -69,6 +69,8 @@ export interface AppDeps {
   store: ObjectStore
   urlSigner: UrlSigner
   probes: Probes
+  /** the built web console, served at `/` (null or left out: `/` sends people to the docs page) */
+  console?: ConsoleAssets | null
 }
 
 /** Assembles the service; never listens (tests call `app.handle`). */
@@ -88,7 +90,7 @@ export function createApp(deps: AppDeps) {
   const corrections = createCorrectionsService(attendanceDeps)
 
   return new Elysia()
-    .use(home()) // its not-found answer for `/` goes before the error handler's
+    .use(consolePage(deps.console ?? null)) // its not-found answer (the console's page) goes before the error handler's
     .use(errorHandler(clock, logger))
     .use(jsonBody)
     .onRequest(({ set }) => {
@@ -96,6 +98,7 @@ export function createApp(deps: AppDeps) {
     })
     .use(compression())
     .use(docs(pkg.version, config.publicUrl))
+    .use(consoleAssets(deps.console ?? null))
     .use(healthController(reply, deps.probes))
     .use(
       authController(

@@ -1,4 +1,5 @@
 import { createApp } from './app'
+import { loadConsole } from './http/console'
 import { prepare } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { startUpProblem } from './db/unavailable'
@@ -30,9 +31,11 @@ try {
 }
 // a stray rejection is a bug to log, not a reason to drop every request in flight
 process.on('unhandledRejection', (error) => deps.logger.error('unhandled rejection', { error: String(error) }))
+const webConsole = loadConsole()
+if (!webConsole) deps.logger.warn('the web console is not built, so / shows the API docs: build it with `bun src/console/build.ts` (`bun run start` does)')
 let app
 try {
-  app = createApp(deps).listen({
+  app = createApp({ ...deps, console: webConsole }).listen({
     port: config.port,
     hostname: config.host,
     reusePort: config.reusePort,
@@ -53,6 +56,7 @@ const publicUrl = config.port === 0 ? config.publicUrl.replace(/^http:\/\/localh
 deps.logger.info('Workforce is listening', {
   url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
   docs: `${publicUrl}/swagger`,
+  ...(webConsole ? { console: `${publicUrl}/` } : {}),
 })
 
 reconcileStorage(deps.database, deps.store, deps.clock.now(), deps.logger).catch((error) =>

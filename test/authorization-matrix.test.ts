@@ -51,6 +51,7 @@ const PUBLIC_ROUTES: Record<string, { why: string; path?: string; body?: unknown
   'GET /swagger': { why: 'the docs page', status: 200 },
   'GET /swagger/json': { why: 'the OpenAPI document', status: 200 },
   'GET /swagger/assets/:file': { why: 'the docs page assets', path: '/swagger/assets/swagger-ui.css', status: 200 },
+  'GET /assets/:file': { why: 'the web console\'s assets (none in this test: it serves no build)', path: '/assets/index-0000.js', status: 404 },
   'GET /health': { why: 'CONTRACT §7: probes', status: 200 },
   'POST /api/v1/auth/login': { why: 'signing in', body: {}, status: 400 },
   'POST /api/v1/auth/refresh': { why: 'takes a refresh token, not an access token', body: {}, status: 400 },

@@ -1,6 +1,16 @@
 import { join } from 'node:path'
 
 const INDEX = join(import.meta.dir, '..', 'src', 'index.ts')
+
+let consoleBuilt: Promise<void> | undefined
+/** Server processes serve the web console as a real start does: built once per test run when missing or stale. */
+export function ensureConsoleBuilt(): Promise<void> {
+  consoleBuilt ??= (async () => {
+    const build = Bun.spawn(['bun', join(import.meta.dir, '..', 'src', 'console', 'build.ts'), '--if-stale'], { stdout: 'ignore', stderr: 'pipe' })
+    if ((await build.exited) !== 0) throw new Error(`the console did not build: ${await new Response(build.stderr).text()}`)
+  })()
+  return consoleBuilt
+}
 const START_TIMEOUT_MS = 20_000
 
 export interface ServerProcess {
@@ -25,6 +35,7 @@ export interface ServerProcess {
  * adds to a minimal environment (PATH and HOME only), so nothing of the caller's leaks in.
  */
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  await ensureConsoleBuilt()
   const proc = Bun.spawn(['bun', INDEX], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info' },
     stdout: 'pipe',
