@@ -1,4 +1,4 @@
-# One container: the API, its docs page, the embedded database and local files under /data.
+# One container: the API, its docs page, the web console, the embedded database and local files under /data.
 ARG BUN_VERSION=1.4
 FROM oven/bun:${BUN_VERSION}-slim AS deps
 WORKDIR /app
@@ -12,6 +12,14 @@ RUN bun install --frozen-lockfile --production \
  && if ldd --version 2>&1 | grep -qi musl; then rm -rf node_modules/@libsql/*-gnu; else rm -rf node_modules/@libsql/*-musl; fi \
  && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete
 
+# the web console: built with the development dependencies (React, the component library, the bundler's inputs), none of which the image keeps
+FROM oven/bun:${BUN_VERSION}-slim AS console
+WORKDIR /app
+COPY package.json bun.lock tsconfig.json ./
+RUN bun install --frozen-lockfile
+COPY src ./src
+RUN bun src/console/build.ts
+
 FROM oven/bun:${BUN_VERSION}-slim
 WORKDIR /app
 ENV NODE_ENV=production \
@@ -22,6 +30,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json bun.lock tsconfig.json ./
 COPY drizzle ./drizzle
 COPY src ./src
+COPY --from=console /app/src/console/dist ./src/console/dist
 RUN mkdir -p /data && chown bun:bun /data
 USER bun
 VOLUME /data
