@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { gunzipSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { createApp, type App } from '../src/app'
 import { buildConsole } from '../src/console/build'
 import { CONSOLE_CSP, loadConsole } from '../src/http/console'
@@ -14,6 +14,7 @@ import { startApp, tempDir, type TestApp } from './helpers'
  */
 const PAGE = '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>'
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))})`
+const PREBUILT_BR = brotliCompressSync(SCRIPT)
 
 let t: TestApp
 let app: App
@@ -25,6 +26,8 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'index.html'), PAGE)
   writeFileSync(join(dist, 'assets', 'index-abc123.js'), SCRIPT)
   writeFileSync(join(dist, 'assets', 'index-def456.css'), 'body{margin:0}')
+  // the build's own brotli form (made at the best quality), served as it is
+  writeFileSync(join(dist, 'assets', 'index-abc123.js.br'), PREBUILT_BR)
   writeFileSync(join(dist, 'secret.txt'), 'not an asset')
   t = await startApp()
   app = createApp({ ...t.deps, console: loadConsole(dist) })
@@ -92,7 +95,7 @@ describe('the console page', () => {
 })
 
 describe('the console assets', () => {
-  test('a hashed asset: its type, kept for a year, compressed as the browser accepts', async () => {
+  test('a hashed asset: its type, kept for a year, compressed as the browser accepts (brotli as the build made it)', async () => {
     const plain = await send('/assets/index-abc123.js')
     expect(plain.status).toBe(200)
     expect(await plain.text()).toBe(SCRIPT)
@@ -101,7 +104,14 @@ describe('the console assets', () => {
     const gzipped = await send('/assets/index-abc123.js', { 'accept-encoding': 'gzip' })
     expect(gzipped.headers.get('content-encoding')).toBe('gzip')
     expect(gunzipSync(new Uint8Array(await gzipped.arrayBuffer())).toString()).toBe(SCRIPT)
+    const brotli = await send('/assets/index-abc123.js', { 'accept-encoding': 'br, gzip' })
+    expect(brotli.headers.get('content-encoding')).toBe('br')
+    const sent = new Uint8Array(await brotli.arrayBuffer())
+    expect(Buffer.from(sent).equals(PREBUILT_BR)).toBe(true)
+    expect(brotliDecompressSync(sent).toString()).toBe(SCRIPT)
     expect((await send('/assets/index-def456.css')).headers.get('content-type')).toBe('text/css;charset=utf-8')
+    // the .br file is the asset's encoding, not an asset of its own
+    expect((await send('/assets/index-abc123.js.br')).status).toBe(404)
   })
 
   test('an unknown asset, a path out of the folder or a file not under assets/ is the JSON 404', async () => {

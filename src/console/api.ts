@@ -66,6 +66,23 @@ async function send(input: RequestInfo | URL, init: RequestInit = {}): Promise<R
 // a Date, while the route types say string; the API's dates are strings, and stay so here
 export const api = treaty<App>(location.origin, { fetcher: send as typeof fetch, parseDate: false }).api.v1
 
+type EarlyName = 'me' | 'today' | 'rule'
+
+/**
+ * An answer boot.ts asked for before this code loaded, taken once: its `data` when it succeeded,
+ * else (none asked, expired token, an error) `ask()` as usual.
+ */
+export async function early<T>(name: EarlyName, ask: () => Promise<T>): Promise<T> {
+  const asked = (window as { __workforceEarly?: Partial<Record<EarlyName, Promise<Response>>> }).__workforceEarly
+  const pending = asked?.[name]
+  if (pending) {
+    delete asked![name]
+    const response = await pending.catch(() => null)
+    if (response?.ok) return ((await response.json()) as Envelope<T>).data
+  }
+  return ask()
+}
+
 interface Envelope<T> {
   data: T
 }

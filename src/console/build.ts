@@ -1,10 +1,12 @@
-import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { promisify } from 'node:util'
+import { brotliCompress, constants } from 'node:zlib'
 
 /**
  * Builds the web console with Bun's bundler: `index.html` and everything it reaches, minified, split
  * into chunks per page group, every file but `index.html` under `assets/` with its content's hash in
- * its name (so the service may let browsers keep them for a year). The output goes to `dist/` beside
+ * its name and, beside it, its brotli form at the best quality (`.br`) (so the service may let browsers keep them for a year). The output goes to `dist/` beside
  * this file, which the service serves (src/http/console.ts); `build-info.json` there lists each file
  * with its gzipped size, for the budget test and the benchmark.
  *
@@ -22,11 +24,21 @@ export interface BuildInfo {
   files: { path: string; kind: string; bytes: number; gzipBytes: number }[]
 }
 
+const brotliAsync = promisify(brotliCompress)
+const brotli = async (bytes: Uint8Array) =>
+  brotliAsync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+    },
+  })
+
 /** Source files of the console (what a build reads besides node_modules). */
 function sources(dir = CONSOLE_SOURCE): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
-    if (entry.isDirectory()) return entry.name === 'dist' ? [] : sources(path)
+    if (entry.isDirectory()) return entry.name === 'dist' || entry.name === 'screenshots' ? [] : sources(path)
     return [path]
   })
 }
@@ -60,10 +72,30 @@ export async function buildConsole(dist = CONSOLE_DIST): Promise<BuildInfo> {
     rmSync(staging, { recursive: true, force: true })
     throw new AggregateError(result.logs, `The console did not build:\n${result.logs.map(String).join('\n')}`)
   }
+  // boot.ts on its own, first in the page (an HTML entry's scripts would be bundled into one)
+  const boot = await Bun.build({
+    entrypoints: [join(CONSOLE_SOURCE, 'boot.ts')],
+    outdir: join(staging, 'assets'),
+    minify: true,
+    target: 'browser',
+    naming: '[name]-[hash].[ext]',
+  })
+  if (!boot.success) {
+    rmSync(staging, { recursive: true, force: true })
+    throw new AggregateError(boot.logs, `The console's boot script did not build:\n${boot.logs.map(String).join('\n')}`)
+  }
+  const bootUrl = `/assets/${relative(join(staging, 'assets'), boot.outputs[0].path)}`
+  const page = join(staging, 'index.html')
+  // before the stylesheet too: nothing it does waits for styles
+  writeFileSync(page, readFileSync(page, 'utf8').replace('<link rel="stylesheet"', `<script type="module" async src="${bootUrl}"></script><link rel="stylesheet"`))
+
   const files: BuildInfo['files'] = []
-  for (const output of result.outputs) {
+  for (const output of [...result.outputs, ...boot.outputs]) {
     const bytes = new Uint8Array(await output.arrayBuffer())
-    files.push({ path: relative(staging, output.path), kind: output.kind, bytes: bytes.byteLength, gzipBytes: Bun.gzipSync(bytes).byteLength })
+    const path = relative(staging, output.path)
+    files.push({ path, kind: output.kind, bytes: bytes.byteLength, gzipBytes: Bun.gzipSync(bytes).byteLength })
+    // brotli at its best once here (seconds for every file) rather than quality 9 in the service per start
+    if (path.startsWith('assets/') && /\.(js|css|svg)$/.test(path)) writeFileSync(`${output.path}.br`, await brotli(bytes))
   }
   const info: BuildInfo = { builtAt: Date.now(), files: files.sort((a, b) => a.path.localeCompare(b.path)) }
   writeFileSync(join(staging, INFO), `${JSON.stringify(info, null, 2)}\n`)

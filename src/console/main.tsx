@@ -1,5 +1,4 @@
-import '@mantine/core/styles.css'
-import '@mantine/notifications/styles.css'
+import './styles.css'
 import { createTheme, MantineProvider, type CSSVariablesResolver } from '@mantine/core'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { lazy, StrictMode, Suspense, useSyncExternalStore } from 'react'

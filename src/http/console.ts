@@ -46,6 +46,8 @@ export function loadConsole(dir = CONSOLE_DIST): ConsoleAssets | null {
       // names are the bundler's ([name]-[hash].[ext]): nothing with a separator or a leading dot
       if (!type || !/^[\w-]+(\.[\w-]+)*$/.test(file) || !existsSync(path)) return null
       asset = staticAsset(readFileSync(path), type)
+      // the build's brotli form, at a quality too slow to reach per request
+      if (existsSync(`${path}.br`)) asset.encoded.set('br', Promise.resolve(new Uint8Array(readFileSync(`${path}.br`))))
       assets.set(file, asset)
       return asset
     },

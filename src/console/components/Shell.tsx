@@ -8,6 +8,7 @@ import { useT } from '../i18n'
 import { PAGES, type PageEntry } from '../routes'
 import { session } from '../session'
 import { LanguagePicker } from './LanguagePicker'
+import { PageBoundary } from './PageBoundary'
 import { useMe } from './me'
 
 const SECTIONS = ['me', 'approvals', 'admin'] as const
@@ -84,6 +85,7 @@ export function Shell() {
                     component={Link}
                     href={page.path}
                     label={t.common.nav[page.nav]}
+                    variant="filled"
                     active={location === page.path}
                     aria-current={location === page.path ? 'page' : undefined}
                     onClick={close}
@@ -94,7 +96,8 @@ export function Shell() {
           })}
       </AppShell.Navbar>
       <AppShell.Main>
-        <Suspense
+        <PageBoundary key={location} title={t.common.failed} retry={t.common.retry}>
+          <Suspense
             fallback={
               <Center p="xl">
                 <Loader aria-label={t.common.loading} />
@@ -103,6 +106,7 @@ export function Shell() {
           >
             <Pages allowed={allowed} />
           </Suspense>
+        </PageBoundary>
       </AppShell.Main>
     </AppShell>
   )

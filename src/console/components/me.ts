@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { api, unwrap } from '../api'
+import { api, early, unwrap } from '../api'
 
 /** The caller as /auth/me answers: user, roles, permissions, linked employee. */
 export type Me = Awaited<ReturnType<typeof fetchMe>>
@@ -7,13 +7,13 @@ export type Me = Awaited<ReturnType<typeof fetchMe>>
 const EMPLOYEE_HINT = 'workforce.employee'
 
 export async function fetchMe() {
-  const me = await unwrap(api.auth.me.get())
+  const me = await early('me', () => unwrap(api.auth.me.get()))
   localStorage.setItem(EMPLOYEE_HINT, me.employee ? '1' : '0')
   return me
 }
 
-/** Whether the caller was an employee when last seen here: today's card may be fetched before /auth/me answers. */
-export const wasEmployee = () => localStorage.getItem(EMPLOYEE_HINT) === '1'
+/** Whether the caller may be an employee (was one, or is not known yet here): today's card is fetched beside /auth/me. */
+export const wasEmployee = () => localStorage.getItem(EMPLOYEE_HINT) !== '0'
 
 export const ME_KEY = ['me'] as const
 

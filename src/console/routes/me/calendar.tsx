@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { ActionIcon, Alert, Badge, Box, Card, Group, Loader, SimpleGrid, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core'
 import { MonthPickerInput } from '@mantine/dates'
 import { useQuery } from '@tanstack/react-query'

@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Badge, Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core'
 import { DateInput, TimeInput } from '@mantine/dates'
 import { useForm } from '@mantine/form'

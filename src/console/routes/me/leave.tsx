@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Alert, Badge, Button, Card, Group, Radio, Select, Stack, Text, Textarea, Title } from '@mantine/core'
 import { DateInput } from '@mantine/dates'
 import { useForm } from '@mantine/form'

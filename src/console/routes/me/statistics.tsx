@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Alert, Button, Group, Loader, Paper, RingProgress, SimpleGrid, Stack, Text } from '@mantine/core'
 import { DateInput } from '@mantine/dates'
 import { useQuery } from '@tanstack/react-query'

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text } from '@mantine/core'
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { api, ApiError, unwrap } from '../../api'
+import { api, ApiError, early, unwrap } from '../../api'
 import { browserZone, timeIn } from '../../components/format'
 import { PageTitle } from '../../components/PageTitle'
 import { useT } from '../../i18n'
@@ -15,14 +15,14 @@ const STATUS_COLORS = ['green', 'orange', 'orange', 'red', 'grape']
 /** The rule that applies today, or null when the caller has none (a 404 of /attendance/rule). */
 async function ruleOrNull() {
   try {
-    return await unwrap(api.attendance.rule.get())
+    return await early('rule', () => unwrap(api.attendance.rule.get()))
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null
     throw error
   }
 }
 
-const fetchToday = () => unwrap(api.attendance.today.get())
+const fetchToday = () => early('today', () => unwrap(api.attendance.today.get()))
 
 /** Starts today's requests at once, beside /auth/me, rather than after it. */
 export function prefetchToday(queryClient: QueryClient) {

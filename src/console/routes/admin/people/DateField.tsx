@@ -1,5 +1,4 @@
 import { DateInput, type DateInputProps } from '@mantine/dates'
-import '@mantine/dates/styles.css'
 import { usePeopleWords } from './words'
 
 /** A typeable YYYY-MM-DD date field whose calendar and clear buttons have names. */

@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Badge, Button, Group, Select, Stack, Text } from '@mantine/core'
 import { DateInput } from '@mantine/dates'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'

@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Button, Divider, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea } from '@mantine/core'
 import { DateInput, MonthPickerInput } from '@mantine/dates'
 import { useForm } from '@mantine/form'

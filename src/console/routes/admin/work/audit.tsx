@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core'
 import { DateInput } from '@mantine/dates'
 import { useDebouncedValue } from '@mantine/hooks'

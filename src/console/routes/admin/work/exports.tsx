@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Button, Card, Group, Radio, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { MonthPickerInput } from '@mantine/dates'
 import { useMutation } from '@tanstack/react-query'

@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core'
 import { DateInput } from '@mantine/dates'
 import { useDebouncedValue } from '@mantine/hooks'

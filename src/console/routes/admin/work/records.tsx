@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Badge, Button, Group, Select, Stack, Tabs, Text } from '@mantine/core'
 import { DateInput } from '@mantine/dates'
 import { useQuery } from '@tanstack/react-query'

@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css'
 import { Badge, Button, Checkbox, Group, Select, SimpleGrid, Paper, Stack, Text } from '@mantine/core'
 import { MonthPickerInput } from '@mantine/dates'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
