@@ -7,7 +7,7 @@
  *   bun run bench -- --medium   2,000 in the burst, 400,000 records, shorter runs: for trying a change
  *                               (writes bench/.data/MEDIUM.md and keeps bench/.data/medium/)
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem, release } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
@@ -26,6 +26,7 @@ import * as scenario from './scenarios/service'
 import { uploadScenario } from './scenarios/upload'
 import { closeDayRequest, dayCloseScenario, reopenDay } from './scenarios/day-close'
 import { zoneArithmetic } from './zone-arithmetic'
+import { sectionOf, withSection } from './lib/sections'
 
 const smoke = process.argv.includes('--smoke')
 /** between the two: a few hundred thousand records, about a minute and a half; for trying a change, not for RESULTS.md */
@@ -239,7 +240,9 @@ const s6 = await uploadScenario(size.uploadMb)
 log('zone arithmetic: Intl against Temporal')
 const zones = zoneArithmetic(smoke ? 2000 : 20_000)
 
-writeFileSync(resultsPath, report())
+// the web console's section is bun bench/console.ts's: kept as it was
+const consoleSection = existsSync(resultsPath) ? sectionOf(readFileSync(resultsPath, 'utf8'), '## Web console') : null
+writeFileSync(resultsPath, consoleSection ? withSection(report(), '## Web console', consoleSection) : report())
 log(`wrote ${resultsPath}`)
 if (!smoke && !medium) rmSync(dataDir, { recursive: true, force: true })
 
