@@ -53,11 +53,12 @@ const RUNS: Record<string, number> = {
 }
 const takesInput = (route: Route) => Boolean(route.body || route.query || route.path.includes(':') || route.path.includes('upload'))
 const runsOf = (route: Route) => RUNS[route.key] ?? (takesInput(route) ? ADMIN_RUNS : INPUTLESS_RUNS)
-/** Success here is not an envelope: a file's bytes, the exports' CSV or XLSX, the docs page and the OpenAPI document. */
+/** Success here is not an envelope: a file's bytes, the exports' CSV or XLSX, the docs page, the OpenAPI document and the console's assets. */
 const NOT_ENVELOPED = new Set([
   '/swagger',
   '/swagger/json',
   '/swagger/assets/:file',
+  '/assets/:file',
   '/api/v1/storage/files/:id/content',
   '/api/v1/admin/exports/attendance',
   '/api/v1/admin/exports/salaries',

@@ -78,7 +78,8 @@ describe('/swagger in a browser', () => {
         encodings.set(url.pathname, response.headers()['content-encoding'] ?? null)
       })
 
-      await page.goto(`${server.base}/`)
+      // `/` is the web console now; the docs page is at /swagger
+      await page.goto(`${server.base}/swagger`)
       expect(new URL(page.url()).pathname).toBe('/swagger')
       await page.locator('.swagger-ui .info .title').waitFor({ timeout: 15_000 })
       expect(await page.title()).toBe('Workforce API')

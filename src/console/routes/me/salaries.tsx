@@ -66,56 +66,8 @@ export default function Salaries() {
       <Modal opened={open !== null} onClose={() => setOpen(null)} title={open ? w.detailsOf(monthOf(open.month)) : ''} centered closeButtonProps={{ 'aria-label': t.common.close }}>
         {open && (
           <Stack>
-            <Table>
-              <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }}>
-                <Text fw={600} c="dark">
-                  {w.income}
-                </Text>
-              </Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{w.item}</Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {w.amount}
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {Object.entries(open.income).map(([item, amount]) => (
-                  <Table.Tr key={item}>
-                    <Table.Td fw={item === 'total' ? 700 : undefined}>{item === 'total' ? w.totalIncome : w.items[item] ?? item}</Table.Td>
-                    <Table.Td ta="right" fw={item === 'total' ? 700 : undefined}>
-                      {money(amount)}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-            <Table>
-              <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }}>
-                <Text fw={600} c="dark">
-                  {w.deductions}
-                </Text>
-              </Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{w.item}</Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {w.amount}
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {Object.entries(open.deductions).map(([item, amount]) => (
-                  <Table.Tr key={item}>
-                    <Table.Td fw={item === 'total' ? 700 : undefined}>{item === 'total' ? w.totalDeductions : w.items[item] ?? item}</Table.Td>
-                    <Table.Td ta="right" fw={item === 'total' ? 700 : undefined}>
-                      {money(amount)}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <AmountTable caption={w.income} totalLabel={w.totalIncome} amounts={open.income} />
+            <AmountTable caption={w.deductions} totalLabel={w.totalDeductions} amounts={open.deductions} />
             <Text fw={700} size="lg">
               {w.net}: {money(open.summary.net_salary)}
             </Text>
@@ -131,5 +83,37 @@ export default function Salaries() {
         )}
       </Modal>
     </Stack>
+  )
+}
+
+/** One side of a salary (income or deductions): each item's amount, the total last in bold. */
+function AmountTable({ caption, totalLabel, amounts }: { caption: string; totalLabel: string; amounts: Record<string, number> }) {
+  const w = useMeWords().salaries
+  return (
+    <Table>
+      <Table.Caption style={{ captionSide: 'top', textAlign: 'left' }}>
+        <Text fw={600} c="dark">
+          {caption}
+        </Text>
+      </Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">{w.item}</Table.Th>
+          <Table.Th scope="col" ta="right">
+            {w.amount}
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {Object.entries(amounts).map(([item, amount]) => (
+          <Table.Tr key={item}>
+            <Table.Td fw={item === 'total' ? 700 : undefined}>{item === 'total' ? totalLabel : w.items[item] ?? item}</Table.Td>
+            <Table.Td ta="right" fw={item === 'total' ? 700 : undefined}>
+              {money(amount)}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   )
 }
