@@ -21,6 +21,12 @@ export class ApiError extends Error {
   }
 }
 
+/** The ApiError of a refusal's body (the envelope's message and errors[]), whatever reached us of it. */
+function refusal(status: number, body: unknown): ApiError {
+  const { message, errors } = (typeof body === 'object' && body !== null ? body : {}) as { message?: unknown; errors?: unknown }
+  return new ApiError(status, typeof message === 'string' ? message : `HTTP ${status}`, Array.isArray(errors) ? (errors as FieldProblem[]) : [])
+}
+
 let refreshing: Promise<boolean> | null = null
 
 /** Trades the refresh token for a new pair once, however many requests found the access token expired. */
@@ -79,6 +85,8 @@ export async function early<T>(name: EarlyName, ask: () => Promise<T>): Promise<
     delete asked![name]
     const response = await pending.catch(() => null)
     if (response?.ok) return ((await response.json()) as Envelope<T>).data
+    // a refusal is the answer (asking again would get it again); an expired token goes the usual way, with a refresh
+    if (response && response.status !== 401) throw refusal(response.status, await response.json().catch(() => null))
   }
   return ask()
 }
@@ -91,18 +99,13 @@ interface Envelope<T> {
 export async function unwrap<T>(call: Promise<{ data: Envelope<T> | null; error: unknown; status: number }>): Promise<T> {
   const result = await call
   if (result.data !== null && result.error === null) return result.data.data
-  const value = (result.error as { value?: unknown } | null)?.value
-  const body = (typeof value === 'object' && value !== null ? value : {}) as { message?: unknown; errors?: FieldProblem[] }
-  throw new ApiError(result.status, typeof body.message === 'string' ? body.message : `HTTP ${result.status}`, Array.isArray(body.errors) ? body.errors : [])
+  throw refusal(result.status, (result.error as { value?: unknown } | null)?.value)
 }
 
 /** Downloads an answer that is a file (exports, stored files) with the session's token, under the name the server gives. */
 export async function download(path: string, fallbackName: string): Promise<void> {
   const response = await send(path)
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { message?: string }
-    throw new ApiError(response.status, body.message ?? `HTTP ${response.status}`)
-  }
+  if (!response.ok) throw refusal(response.status, await response.json().catch(() => null))
   const disposition = response.headers.get('content-disposition') ?? ''
   const name = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1] ?? /filename="([^"]+)"/i.exec(disposition)?.[1]
   const url = URL.createObjectURL(await response.blob())
@@ -116,7 +119,7 @@ export async function download(path: string, fallbackName: string): Promise<void
 /** Sends a multipart form (uploads, the import) through the same session handling. */
 export async function sendForm<T>(path: string, form: FormData, method = 'POST'): Promise<T> {
   const response = await send(path, { method, body: form })
-  const body = (await response.json().catch(() => ({}))) as { data?: T; message?: string; errors?: FieldProblem[] }
-  if (!response.ok) throw new ApiError(response.status, body.message ?? `HTTP ${response.status}`, body.errors ?? [])
-  return body.data as T
+  const body = (await response.json().catch(() => null)) as { data?: T } | null
+  if (!response.ok) throw refusal(response.status, body)
+  return body?.data as T
 }

@@ -9,21 +9,18 @@ interface Props {
   loading?: boolean
   /** an extra sentence under the question */
   note?: string
-  /** another title, and the whole question in `what` with this confirming button (for a cancellation) */
-  title?: string
-  confirm?: string
 }
 
 /** The confirmation every deletion asks for, in a titled dialog. */
-export function ConfirmDelete({ what, onClose, onConfirm, loading, note, title, confirm }: Props) {
+export function ConfirmDelete({ what, onClose, onConfirm, loading, note }: Props) {
   const t = useT()
   return (
     <Confirm
       opened={what !== null}
-      title={title ?? t.common.confirmDeleteTitle}
-      text={what === null ? '' : confirm ? what : t.common.confirmDelete(what)}
+      title={t.common.confirmDeleteTitle}
+      text={what === null ? '' : t.common.confirmDelete(what)}
       note={note}
-      confirm={confirm ?? t.common.delete}
+      confirm={t.common.delete}
       onClose={onClose}
       onConfirm={onConfirm}
       loading={loading}

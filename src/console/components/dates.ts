@@ -1,19 +1,10 @@
 import type { KeyboardEvent } from 'react'
-import { browserZone } from './format'
+import { browserZone, dateOf, pad, wallClock } from './format'
 
 /* Calendar dates ('YYYY-MM-DD', 'YYYY-MM') and local times in IANA zones, for forms and filters. */
 
-const pad = (n: number) => String(n).padStart(2, '0')
-
 /** Today's date 'YYYY-MM-DD' in a zone (the browser's by default). */
-export function todayIn(zone: string = browserZone()): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })
-      .formatToParts(new Date())
-      .map((part) => [part.type, part.value]),
-  )
-  return `${parts.year}-${parts.month}-${parts.day}`
-}
+export const todayIn = (zone: string = browserZone()): string => dateOf(wallClock(Date.now(), zone))
 
 /** 'YYYY-MM' moved by a number of months. */
 export function addMonths(month: string, delta: number): string {
@@ -37,22 +28,8 @@ export function addDays(date: string, delta: number): string {
 
 /** Minutes the zone is ahead of UTC at an instant. */
 function offsetMinutes(instant: number, zone: string): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(new Date(instant))
-      .map((part) => [part.type, part.value]),
-  )
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second))
-  return Math.round((asUtc - instant) / 60_000)
+  const { year, month, day, hour, minute, second } = wallClock(instant, zone)
+  return Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - instant) / 60_000)
 }
 
 /** The instant (ISO 8601, UTC) of a local date and 'HH:mm' time in an IANA zone. */

@@ -13,7 +13,7 @@ const KEY = 'workforce.language'
 function initial(): Language {
   const stored = localStorage.getItem(KEY)
   if (stored === 'en' || stored === 'zh') return stored
-  for (const tag of navigator.languages ?? [navigator.language]) {
+  for (const tag of [...(navigator.languages ?? []), navigator.language].filter(Boolean)) {
     const primary = tag.toLowerCase().split('-')[0]
     if (primary === 'zh' || primary === 'en') return primary
   }

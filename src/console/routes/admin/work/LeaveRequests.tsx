@@ -7,7 +7,7 @@ import { DataTable } from '../../../components/DataTable'
 import { can, useMe } from '../../../components/me'
 import { notifyFailed, notifySaved } from '../../../components/notify'
 import { useT } from '../../../i18n'
-import { ConfirmDelete } from '../../../components/ConfirmDelete'
+import { Confirm } from '../../../components/Confirm'
 import { EmployeeSelect, useLeaveTypeOptions } from './shared'
 import { keepEnter } from '../../../components/dates'
 import { useWorkWords } from './words'
@@ -135,10 +135,11 @@ export function LeaveRequests() {
             : []),
         ]}
       />
-      <ConfirmDelete
+      <Confirm
+        opened={cancelling !== null}
         title={l.cancelTitle}
         confirm={l.cancelRequest}
-        what={cancelling ? l.cancelQuestion(cancelling.employee.name, dates(cancelling)) : null}
+        text={cancelling ? l.cancelQuestion(cancelling.employee.name, dates(cancelling)) : ''}
         onClose={() => setCancelling(null)}
         onConfirm={() => cancelling && cancel.mutate(cancelling.id)}
         loading={cancel.isPending}
