@@ -28,6 +28,7 @@ export async function prepare(
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken, {
     timeoutMs: config.databaseTimeoutMs,
     maxWrites: config.databaseMaxWrites,
+    backgroundCheckpoints: true,
   })
   try {
     const applied = await migrate(database)
@@ -59,7 +60,7 @@ export async function prepare(
       },
     }
   } catch (error) {
-    database.close()
+    await database.close()
     throw error
   }
 }

@@ -47,7 +47,7 @@ try {
   const problem = listenProblem(config.host, config.port, config.reusePort, error)
   if (!problem) throw error
   console.error(problem.message)
-  deps.database.close()
+  await deps.database.close()
   process.exit(1)
 }
 const port = app.server?.port
@@ -83,7 +83,7 @@ const shutdown = async (signal: string) => {
   deps.logger.info('stopping: finishing requests in flight', { signal })
   stopDayClose()
   await Promise.all([app.stop(false), stopBackups()])
-  deps.database.close()
+  await deps.database.close()
   deps.logger.info('stopped')
   process.exit(0)
 }

@@ -1,11 +1,13 @@
 /**
  * The database side of B4/B5 (same-work-server.ts): the seeded file opened through the `libsql`
  * driver as Workforce opens it (WAL, synchronous NORMAL, a 64 MiB page cache, a 5 s busy
- * timeout: src/db/client.ts and src/db/connections.ts), and the statements S1 and S2 run, with
+ * timeout, no checkpoint on commit but Workforce's checkpointer thread nudged by every clock-in:
+ * src/db/client.ts, src/db/embedded.ts, src/db/checkpointer.ts), and the statements S1 and S2 run, with
  * the SQL text Drizzle builds for them, prepared once and read as arrays of numbers (no BigInts,
  * no row objects). run.ts checks that these are exactly the statements Workforce ran.
  */
 import Database from 'libsql'
+import { createCheckpointer } from '../../src/db/checkpointer'
 import type { RuleRow } from '../../src/modules/attendance/setup-repository'
 
 function indexOf<C extends string>(columns: readonly C[]): Record<C, number> {
@@ -117,7 +119,8 @@ function ruleRow(row: Row): RuleRow {
 
 export function openSameWork(path: string) {
   const db = new Database(path, { timeout: 5000 })
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536')
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 0')
+  const checkpointer = createCheckpointer(path)
   const prepare = (sql: string) => db.prepare(sql).raw(true)
   const principal = prepare(PRINCIPAL_SQL)
   const membership = prepare(MEMBERSHIP_SQL)
@@ -149,7 +152,11 @@ export function openSameWork(path: string) {
     kindOn: (companyId: number, date: string) => ((kind.get([companyId, date, 1]) as Row | undefined)?.[0] ?? null) as 'workday' | 'holiday' | null,
     halfDayOff: (employeeId: number, date: string) => ((halfDay.get([employeeId, date, 'approved', 1]) as Row | undefined)?.[0] ?? null) as 'am' | 'pm' | null,
     /** the inserted row, or undefined when the employee's other records refuse it; throws on the unique (employee, date) index */
-    insertClockIn: (values: unknown[]) => clockIn.get(values) as Row | undefined,
+    insertClockIn(values: unknown[]) {
+      const row = clockIn.get(values) as Row | undefined
+      checkpointer.nudge()
+      return row
+    },
     refusingDate: (employeeId: number, workDate: string, at: number) =>
       ((refusing.get([employeeId, workDate, at, workDate, 1]) as Row | undefined)?.[0] ?? null) as string | null,
     /** the record columns (RECORD), then the employee's name and phone */
@@ -161,7 +168,10 @@ export function openSameWork(path: string) {
     /** the salary columns (SALARY), then the employee's name */
     salaryOf: (employeeId: number, month: string) => salary.get([employeeId, month, 1]) as Row | undefined,
     healthy: () => health.get([]) !== undefined,
-    close: () => db.close(),
+    close() {
+      void checkpointer.stop()
+      db.close()
+    },
   }
 }
 

@@ -15,20 +15,34 @@ export interface Plan {
 }
 
 type Connection = InstanceType<typeof Database>
+const RUNS = ['all', 'get', 'run', 'iterate'] as const
+type Run = (typeof RUNS)[number]
 
 /** Statements that are not worth a plan: transaction control and pragmas. */
 const SKIP = /^\s*(BEGIN|COMMIT|ROLLBACK|PRAGMA|SAVEPOINT|RELEASE)\b/i
 
 export async function queryPlans(env: Record<string, string>, requests: Record<string, Request>): Promise<Record<string, Plan[]>> {
+  // each connection prepares a statement once (src/db/embedded.ts): what a request runs is caught at
+  // the statement's run, named by the text it was prepared from
+  const connection = Database.prototype as { prepare(this: Connection, sql: string): object }
+  const prepareStatement = connection.prepare
+  const textOf = new WeakMap<object, string>()
+  connection.prepare = function (this: Connection, sql: string) {
+    const statement = prepareStatement.call(this, sql)
+    textOf.set(statement, sql)
+    return statement
+  }
+  const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<Run, (...args: unknown[]) => unknown>
+  const runs = Object.fromEntries(RUNS.map((run) => [run, statement[run]])) as Record<Run, (...args: unknown[]) => unknown>
+  let caught: Set<string> | null = null
+  for (const run of RUNS)
+    statement[run] = function (this: object, ...args: unknown[]) {
+      const sql = textOf.get(this)
+      if (caught && sql !== undefined && !SKIP.test(sql)) caught.add(sql)
+      return runs[run].apply(this, args)
+    }
   const deps = await prepare(loadConfig({ ...env, LOG_LEVEL: 'error' }), { logger: silentLogger })
   const app = createApp(deps)
-  const prototype = Database.prototype as { prepare(this: Connection, sql: string): unknown }
-  const original = prototype.prepare
-  let caught: Set<string> | null = null
-  prototype.prepare = function (this: Connection, sql: string) {
-    if (caught && !SKIP.test(sql)) caught.add(sql)
-    return original.call(this, sql)
-  }
   const plans: Record<string, Plan[]> = {}
   try {
     for (const [name, request] of Object.entries(requests)) {
@@ -46,7 +60,8 @@ export async function queryPlans(env: Record<string, string>, requests: Record<s
       }
     }
   } finally {
-    prototype.prepare = original
+    connection.prepare = prepareStatement
+    Object.assign(statement, runs)
     deps.database.close()
   }
   return plans

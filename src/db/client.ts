@@ -3,7 +3,8 @@ import { dirname } from 'node:path'
 import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from './schema'
-import { setUpConnections } from './connections'
+import { createCheckpointer, type Checkpointer } from './checkpointer'
+import { EmbeddedClient } from './embedded'
 import { DEFAULT_RETRY, GuardedClient, retryWhileBusy, withinScope, writeScope, type RetryPolicy } from './guard'
 import { createWriteGate, type WriteGate } from './write-gate'
 
@@ -33,7 +34,8 @@ export interface Database {
    * `work` as a whole.
    */
   exclusive<T>(work: () => Promise<T>, options?: WriteOptions): Promise<T>
-  close(): void
+  /** closes the connections at once; resolves when the checkpoint thread, if any, has ended (wait for it before the process exits) */
+  close(): Promise<void>
 }
 
 export interface DatabaseOptions {
@@ -42,6 +44,8 @@ export interface DatabaseOptions {
   /** writes of this process in flight at once to a libSQL server (an embedded file takes one at a time) */
   maxWrites: number
   retry?: RetryPolicy
+  /** an embedded file's WAL is checkpointed by a thread of its own, never by a commit (./checkpointer.ts): the service's setting */
+  backgroundCheckpoints?: boolean
 }
 
 export const DEFAULT_DATABASE_OPTIONS: DatabaseOptions = { timeoutMs: 10_000, maxWrites: 4 }
@@ -65,22 +69,18 @@ function localPath(url: string): string | null {
 
 export async function openDatabase(url: string, authToken?: string, options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS): Promise<Database> {
   const path = localPath(url)
-  if (path !== null) {
-    mkdirSync(dirname(path), { recursive: true })
-    setUpConnections()
-  }
-  const client = createClient({
-    url,
-    authToken,
-    ...(path !== null ? { timeout: Math.min(BUSY_TIMEOUT_MS, options.timeoutMs) } : {}),
-  } as Parameters<typeof createClient>[0])
-  // WAL is kept in the file; `synchronous` is set on each connection (see connections.ts)
-  if (path !== null) await client.execute('PRAGMA journal_mode = WAL')
-  return databaseOver(client, { ...options, key: path ?? url, embedded: path !== null })
+  if (path === null) return databaseOver(createClient({ url, authToken }), { ...options, key: url, embedded: false })
+  mkdirSync(dirname(path), { recursive: true })
+  const backgroundCheckpoints = options.backgroundCheckpoints ?? false
+  const client = new EmbeddedClient(path, { busyTimeoutMs: Math.min(BUSY_TIMEOUT_MS, options.timeoutMs), backgroundCheckpoints })
+  // WAL is kept in the file; `synchronous` is set on each connection (see embedded.ts)
+  await client.execute('PRAGMA journal_mode = WAL')
+  return databaseOver(client, { ...options, key: path, embedded: true, checkpointer: backgroundCheckpoints ? createCheckpointer(path) : undefined })
 }
 
 /** The Database over an open client (tests hand in one that misbehaves on purpose). */
-export function databaseOver(raw: Client, options: DatabaseOptions & { key: string; embedded: boolean }): Database {
+export function databaseOver(raw: Client, options: DatabaseOptions & { key: string; embedded: boolean; checkpointer?: Checkpointer }): Database {
+  const { checkpointer } = options
   const limits = { timeoutMs: options.timeoutMs, retry: options.retry ?? DEFAULT_RETRY }
   const client = new GuardedClient(raw, limits)
   const db = drizzle(client, { schema })
@@ -97,6 +97,7 @@ export function databaseOver(raw: Client, options: DatabaseOptions & { key: stri
       return await withinScope(scope, work)
     } finally {
       leave()
+      checkpointer?.nudge()
     }
   }
   const write = <T>(work: (tx: Tx) => Promise<T>, writeOptions: WriteOptions = {}): Promise<T> => {
@@ -106,16 +107,18 @@ export function databaseOver(raw: Client, options: DatabaseOptions & { key: stri
         return await withinScope(scope, () => retryWhileBusy(() => db.transaction(work), scope.deadline, limits.retry))
       } finally {
         leave()
+        checkpointer?.nudge()
       }
     })
   }
 
-  let closed = false
+  let closed: Promise<void> | null = null
   const close = () => {
-    if (closed) return
-    closed = true
+    if (closed) return closed
     if (--shared.users === 0 && gates.get(options.key) === shared) gates.delete(options.key)
+    closed = checkpointer?.stop() ?? Promise.resolve()
     raw.close()
+    return closed
   }
   return { db, client, write, exclusive, close }
 }
