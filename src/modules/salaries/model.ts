@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { answerSchema } from '../../http/envelope'
 import { DateString, Id, PositiveInt, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
 
@@ -88,7 +89,7 @@ export type SalaryResponse = typeof Salary.static
 
 /** The envelope of salary create and lists: `success` beside `code`. */
 export const SuccessEnvelope = <T extends Parameters<typeof t.Object>[0][string]>(data: T) =>
-  t.Object({ success: t.Boolean(), code: t.Integer(), message: t.String(), data, timestamp: Timestamp })
+  answerSchema(t.Object({ success: t.Boolean(), code: t.Integer(), message: t.String(), data, timestamp: Timestamp }))
 
 export const SalaryList = t.Object({ salaries: t.Array(Salary), pagination: P2Pagination })
 
