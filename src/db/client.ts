@@ -81,7 +81,7 @@ export async function openDatabase(url: string, authToken?: string, options: Dat
 /** The Database over an open client (tests hand in one that misbehaves on purpose). */
 export function databaseOver(raw: Client, options: DatabaseOptions & { key: string; embedded: boolean; checkpointer?: Checkpointer }): Database {
   const { checkpointer } = options
-  const limits = { timeoutMs: options.timeoutMs, retry: options.retry ?? DEFAULT_RETRY }
+  const limits = { timeoutMs: options.timeoutMs, retry: options.retry ?? DEFAULT_RETRY, synchronous: raw instanceof EmbeddedClient }
   const client = new GuardedClient(raw, limits)
   const db = drizzle(client, { schema })
 

@@ -44,6 +44,12 @@ export interface Limits {
   /** a call outside a write, and a write as a whole */
   timeoutMs: number
   retry: RetryPolicy
+  /**
+   * The client finishes each call before it returns (an embedded file: the driver is synchronous),
+   * so no timer could cut one short: a call only checks the deadline before it starts, and no
+   * timer is set for it.
+   */
+  synchronous?: boolean
 }
 
 /** Calls that share one deadline (performance.now() time). */
@@ -73,9 +79,10 @@ function scopeOf(limits: Limits): Scope {
 }
 
 /** `work`'s answer, or a timeout error at `deadline` (the work goes on, unobserved: callers make sure it cannot harm). */
-function beforeDeadline<T>(work: () => Promise<T>, deadline: number, onTimeout: () => Error): Promise<T> {
+function beforeDeadline<T>(work: () => Promise<T>, deadline: number, onTimeout: () => Error, synchronous = false): Promise<T> {
   const left = deadline - now()
   if (left <= 0) return Promise.reject(onTimeout())
+  if (synchronous) return work()
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(onTimeout()), left)
     work().then(
@@ -130,7 +137,7 @@ export class GuardedClient implements Client {
   /** A statement, batch or migration on its own connection is atomic: busy means none of it ran, so it is tried again. */
   private atomic<T>(work: () => Promise<T>): Promise<T> {
     const scope = scopeOf(this.limits)
-    const attempt = () => beforeDeadline(work, scope.deadline, () => timeoutError(scope.timeoutMs, scope.writing))
+    const attempt = () => beforeDeadline(work, scope.deadline, () => timeoutError(scope.timeoutMs, scope.writing), this.limits.synchronous)
     return reaching(() => retryWhileBusy(attempt, scope.deadline, this.limits.retry), scope.writing)
   }
 
@@ -151,7 +158,10 @@ export class GuardedClient implements Client {
   /** Several statements, each committed as it runs: not atomic, so not retried. */
   executeMultiple(sql: string): Promise<void> {
     const scope = scopeOf(this.limits)
-    return reaching(() => beforeDeadline(() => this.client.executeMultiple(sql), scope.deadline, () => timeoutError(scope.timeoutMs, true)), true)
+    return reaching(
+      () => beforeDeadline(() => this.client.executeMultiple(sql), scope.deadline, () => timeoutError(scope.timeoutMs, true), this.limits.synchronous),
+      true,
+    )
   }
 
   async transaction(mode?: TransactionMode): Promise<Transaction> {
@@ -159,7 +169,7 @@ export class GuardedClient implements Client {
     const opening = this.client.transaction(mode)
     try {
       const tx = await reaching(() => beforeDeadline(() => opening, scope.deadline, () => timeoutError(scope.timeoutMs, false)), false)
-      return new GuardedTransaction(tx, scope)
+      return new GuardedTransaction(tx, scope, this.limits.synchronous)
     } catch (error) {
       // opened after all, too late: closed at once, so it holds nothing on the server
       void opening.then((late) => late.close(), () => undefined)
@@ -187,6 +197,7 @@ class GuardedTransaction implements Transaction {
   constructor(
     private readonly tx: Transaction,
     private readonly scope: Scope,
+    private readonly synchronous = false,
   ) {}
 
   get closed(): boolean {
@@ -202,7 +213,8 @@ class GuardedTransaction implements Transaction {
 
   private call<T>(work: () => Promise<T>, outcomeUnknown = false): Promise<T> {
     if (this.abandoned) return Promise.reject(this.abandoned)
-    const timed = () => beforeDeadline(work, this.scope.deadline, () => this.abandon(timeoutError(this.scope.timeoutMs, outcomeUnknown)))
+    const timed = () =>
+      beforeDeadline(work, this.scope.deadline, () => this.abandon(timeoutError(this.scope.timeoutMs, outcomeUnknown)), this.synchronous)
     return reaching(timed, outcomeUnknown, () => {
       this.abandoned ??= unreachableError(outcomeUnknown)
       this.tx.close()
