@@ -15,7 +15,7 @@ import { judgePosition } from '../../src/modules/attendance/geofence'
 import { judgeClockIn } from '../../src/modules/attendance/policy'
 import { shiftColumns, shiftNow, shiftOfDay } from '../../src/modules/attendance/records'
 import type { RuleRow } from '../../src/modules/attendance/setup-repository'
-import { RECORD, type Membership, type SameWorkDb } from './same-work-db'
+import { CLOCKED_IN, type Membership, type SameWorkDb } from './same-work-db'
 
 const RULES_TTL_MS = 500
 
@@ -114,11 +114,11 @@ export function clockIn(db: SameWorkDb, context: Context, input: ClockBody, loca
       other !== null && other < workDate ? `You are still clocked in for ${other}; clock out first` : `You have already clocked in for ${other ?? workDate}`,
     )
   }
-  const status = row[RECORD.status] as number
-  const lateMinutes = row[RECORD.late_minutes] as number
+  const status = row[CLOCKED_IN.status] as number
+  const lateMinutes = row[CLOCKED_IN.late_minutes] as number
   return {
-    attendance_id: row[RECORD.id] as number,
-    work_date: row[RECORD.work_date] as string,
+    attendance_id: row[CLOCKED_IN.id] as number,
+    work_date: row[CLOCKED_IN.work_date] as string,
     clock_in_time: now.toISOString(),
     status,
     status_text: statusText('attendance', status, locale),

@@ -51,9 +51,12 @@ const recordList = RECORD_COLUMNS.map((column) => `"${column}"`).join(', ')
  * The clock-in (attendance/repository.ts `clockInInsert`): INSERT … SELECT that inserts nothing
  * while the employee has a clock-in on a later date or an open record of an earlier one not over
  * yet, RETURNING the whole row. Parameters: the 27 values, then the employee, work date, employee,
- * clock-in time, work date of the two NOT EXISTS.
+ * clock-in time, work date of the two NOT EXISTS. It returns what the clock-in answers with (CLOCKED_IN).
  */
-export const CLOCK_IN_SQL = `insert into "attendance_records" (${recordList}) select null, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, null, null, ?, ?, ?, ?, ?, ?, ?, ?, ? where not exists (select 1 from "attendance_records" where "attendance_records"."employee_id" = ? and "attendance_records"."work_date" > ? and "attendance_records"."clock_in_time" is not null) and not exists (select 1 from "attendance_records" where "attendance_records"."employee_id" = ? and clock_in_time IS NOT NULL AND clock_out_time IS NULL AND status <> 4 and "attendance_records"."work_date_end" > ? and "attendance_records"."work_date" < ?) returning ${recordList}`
+export const CLOCK_IN_SQL = `insert into "attendance_records" (${recordList}) select null, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, null, null, ?, ?, ?, ?, ?, ?, ?, ?, ? where not exists (select 1 from "attendance_records" where "attendance_records"."employee_id" = ? and "attendance_records"."work_date" > ? and "attendance_records"."clock_in_time" is not null) and not exists (select 1 from "attendance_records" where "attendance_records"."employee_id" = ? and clock_in_time IS NOT NULL AND clock_out_time IS NULL AND status <> 4 and "attendance_records"."work_date_end" > ? and "attendance_records"."work_date" < ?) returning "id", "work_date", "status", "late_minutes"`
+
+/** Where each column is in the row a clock-in returns. */
+export const CLOCKED_IN = indexOf(['id', 'work_date', 'status', 'late_minutes'] as const)
 
 /** Why a clock-in inserted nothing (`refusingRecord`); only on a refusal. */
 const REFUSING_SQL = `select "work_date" from "attendance_records" where ("attendance_records"."employee_id" = ? and "attendance_records"."clock_in_time" is not null and ("attendance_records"."work_date" > ? or (clock_in_time IS NOT NULL AND clock_out_time IS NULL AND status <> 4 and "attendance_records"."work_date_end" > ? and "attendance_records"."work_date" < ?))) order by "attendance_records"."work_date" desc limit ?`

@@ -81,15 +81,17 @@ const clockInInsert = preparedQuery((db) => {
   const now = sql.param(sql.placeholder('clockInTime'), workDateEnd)
   const running = sql`${mine} and ${open} and ${workDateEnd} > ${now} and ${workDate} < ${sql.placeholder('workDate')}`
   const none = (where: SQL) => sql`not exists (select 1 from ${attendanceRecords} where ${where})`
+  // the clock-in answers with these; the rest of the row is what it was given
+  const { id, status, lateMinutes } = attendanceRecords
   return db
     .insert(attendanceRecords)
     .select(sql`select ${sql.join(values, sql`, `)} where ${none(later)} and ${none(running)}`)
-    .returning()
+    .returning({ id, workDate, status, lateMinutes })
     .prepare()
 })
 
-/** The record a clock-in opens; null when the employee's other records refuse it (see `refusingRecord`). */
-export async function insertClockIn(db: Db, values: ClockInRecord): Promise<RecordRow | null> {
+/** What a clock-in answers with, of the record it opens; null when the employee's other records refuse it (see `refusingRecord`). */
+export async function insertClockIn(db: Db, values: ClockInRecord): Promise<Pick<RecordRow, 'id' | 'workDate' | 'status' | 'lateMinutes'> | null> {
   const [row] = await clockInInsert(db).all(values)
   return row ?? null
 }
