@@ -10,8 +10,12 @@ export interface ServerProcess {
   stop(): Promise<void>
 }
 
+/** A port nothing listens on just now (asked of the system, not guessed: other servers share this machine). */
 export function freePort(): number {
-  return 20000 + Math.floor(Math.random() * 30000)
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const { port } = probe
+  probe.stop(true)
+  return port
 }
 
 /** Resolves when `stream` prints a line containing `text`; keeps draining it afterwards. */
