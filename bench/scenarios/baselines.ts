@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createClient } from '@libsql/client'
+import { createClient, type Client } from '@libsql/client'
 import { runLoad, runLoop, type LoadResult } from '../lib/load'
 import { startServer } from '../lib/server'
 
@@ -51,16 +51,21 @@ export async function rawInserts(count: number): Promise<LoadResult> {
 export async function rawPointSelects(dbUrl: string, count: number, employees: number[], dates: string[]): Promise<LoadResult> {
   const client = createClient({ url: dbUrl })
   try {
-    const select = (i: number) =>
-      client.execute({
-        sql: 'SELECT * FROM attendance_records WHERE employee_id = ? AND work_date = ?',
-        args: [employees[(i * 7919) % employees.length], dates[(i * 104_729) % dates.length]],
-      })
-    await runLoop(Math.min(1000, count), select)
-    return await runLoop(count, select)
+    return await pointSelects(client, count, employees, dates)
   } finally {
     client.close()
   }
+}
+
+/** B3's select through any client, one at a time, after up to 1,000 unmeasured. */
+export async function pointSelects(client: Client, count: number, employees: number[], dates: string[]): Promise<LoadResult> {
+  const select = (i: number) =>
+    client.execute({
+      sql: 'SELECT * FROM attendance_records WHERE employee_id = ? AND work_date = ?',
+      args: [employees[(i * 7919) % employees.length], dates[(i * 104_729) % dates.length]],
+    })
+  await runLoop(Math.min(1000, count), select)
+  return runLoop(count, select)
 }
 
 /** B6: the month's attendance records read whole through the libSQL client, in one query: the reading an export of that month must do. */
