@@ -25,6 +25,7 @@ import { importScenario } from './scenarios/import'
 import * as scenario from './scenarios/service'
 import { uploadScenario } from './scenarios/upload'
 import { closeDayRequest, dayCloseScenario, reopenDay } from './scenarios/day-close'
+import { sqldScenario, sqldSection } from './scenarios/sqld'
 import { zoneArithmetic } from './zone-arithmetic'
 import { sectionOf, withSection } from './lib/sections'
 
@@ -109,11 +110,12 @@ async function withServer<T>(
   processes: number,
   work: (seeded: scenario.Seeded & { pids: number[] }) => Promise<T>,
   which: Which = 'service',
+  env: typeof serverEnv = serverEnv,
 ): Promise<T> {
   const server =
     which === 'service'
-      ? await startServer({ env: serverEnv, processes })
-      : await startServer({ env: sameWorkEnv(serverEnv), processes, command: SAME_WORK_COMMAND })
+      ? await startServer({ env, processes })
+      : await startServer({ env: sameWorkEnv(env), processes, command: SAME_WORK_COMMAND })
   try {
     const seeded = { base: server.base, pids: server.pids, people, adminToken: await adminToken(dbUrl, SECRET), dates: shape.dates, months: shape.months }
     // warm-up: the code paths of the routes, and the clock-ins of the employees outside the burst
@@ -163,6 +165,11 @@ const sameWork = async () => {
 }
 
 const burst = (seeded: scenario.Seeded) => scenario.morningBurst({ ...seeded, people: people.slice(0, size.burst) }, CONNECTIONS)
+/** S1, then S2 */
+const burstAndReads = async (seeded: scenario.Seeded) => ({
+  s1: await burst(seeded),
+  s2: await scenario.employeeReads(seeded, CONNECTIONS, size.durationMs),
+})
 // the baseline runs before and after the service: the machine is shared, and its load drifts
 log('B4/B5: the same-work baseline, before S1–S5')
 const sameWorkBefore = await sameWork()
@@ -190,11 +197,7 @@ log('B4/B5: the same-work baseline, after S1–S5')
 const sameWorkAfter = await sameWork()
 
 log('S7: S1 and S2 on two server processes sharing the port and the database file')
-const two = await withServer(2, async (seeded) => {
-  const s1 = await burst(seeded)
-  const s2 = await scenario.employeeReads(seeded, CONNECTIONS, size.durationMs)
-  return { s1, s2 }
-})
+const two = await withServer(2, burstAndReads)
 await undoBurst()
 
 log(`S8: day close of every group on ${seed.day_close.work_day} (${seed.day_close.on_leave} on leave) and on the holiday ${seed.day_close.holiday}`)
@@ -239,6 +242,17 @@ const s6 = await uploadScenario(size.uploadMb)
 
 log('zone arithmetic: Intl against Temporal')
 const zones = zoneArithmetic(smoke ? 2000 : 20_000)
+
+log('S1 and S2 on a libSQL server (sqld), one and two processes; B3 on an embedded replica of it')
+const onSqld = await sqldScenario({
+  dbPath,
+  dir: join(dataDir, 'sqld'),
+  lastRecord: shape.lastRecord,
+  run: (databaseUrl, processes) => withServer(processes, burstAndReads, 'service', { ...serverEnv, DATABASE_URL: databaseUrl }),
+  reads: smoke ? 500 : 5000,
+  employees: employeeIds,
+  dates: shape.dates,
+})
 
 // the web console's section is bun bench/console.ts's: kept as it was
 const consoleSection = existsSync(resultsPath) ? sectionOf(readFileSync(resultsPath, 'utf8'), '## Web console') : null
@@ -410,6 +424,17 @@ function report(): string {
       'reported',
       '—',
     ],
+    ...(['one', 'two'] as const).flatMap((processes): [string, string, string, string][] =>
+      (['s1', 's2'] as const).map((key) => {
+        const run = onSqld[processes][key]
+        return [
+          `${key.toUpperCase()} on a libSQL server (sqld), ${processes} process${processes === 'one' ? '' : 'es'}: throughput`,
+          `${rps(run)} = ${pct(run.throughput / one[key].throughput)} of the embedded file's one process; p99 ${ms(run.p99)}${clean(run)}`,
+          'reported',
+          '—',
+        ]
+      }),
+    ),
     [`S8 day close: a work day with leave (${s8.workDay.date})`, dayClose(s8.workDay), 'reported', s8.workDay.leaveRecords === 0 ? '—' : '**leave got records**'],
     [`S8 day close: a holiday (${s8.holiday.date})`, dayClose(s8.holiday), 'reported', s8.holiday.absences === 0 ? '—' : '**holiday got absences**'],
     ...(['csv', 'xlsx'] as const).flatMap((format): [string, string, string, string][] => {
@@ -472,11 +497,19 @@ ${[
   load('B5 same-work employee reads by hand, after S1–S5', sameWorkAfter.b5, String(CONNECTIONS)),
   load('S7 clock-in on two processes', two.s1, String(CONNECTIONS)),
   load('S7 employee reads on two processes', two.s2, String(CONNECTIONS)),
+  load('S1 clock-in on sqld, one process', onSqld.one.s1, String(CONNECTIONS)),
+  load('S2 employee reads on sqld, one process', onSqld.one.s2, String(CONNECTIONS)),
+  load('S1 clock-in on sqld, two processes', onSqld.two.s1, String(CONNECTIONS)),
+  load('S2 employee reads on sqld, two processes', onSqld.two.s2, String(CONNECTIONS)),
+  load("B3's point select through sqld's HTTP API", onSqld.replica.http, '1 loop'),
+  load("B3's point select on an embedded replica of sqld", onSqld.replica.local, '1 loop'),
 ].join('\n')}
 
 - B6 raw read of ${month}'s attendance records (${b6.rows.toLocaleString('en')} rows, one query through the libSQL client): ${(b6.seconds * 1000).toFixed(1)} ms — the reading S9's sheet must do.
 - B7 raw insert of ${b7.rows.toLocaleString('en')} employee rows in one transaction through the libSQL client: ${(b7.seconds * 1000).toFixed(1)} ms — the writing S10's import must do.
 - S9 and S10 each on a fresh server process (after the same warm-up); the import's file has departments by name, quoted cells and a byte-order mark, and no accounts, so no password is hashed. An import with passwords hashes each at LOGIN_CONCURRENCY (about 0.1 s a password on this machine).
+
+${sqldSection(onSqld, { one, two, b3, connections: CONNECTIONS })}
 
 ## Same-work baselines
 
