@@ -14,7 +14,7 @@ const DOCS_CSP =
  */
 export const docs = (version: string, publicUrl: string) =>
   new Elysia({ name: 'docs' })
-    .use(openApiDocument({ version, publicUrl, path: '/swagger', specPath: '/swagger/json', exclude: ['/swagger', '/swagger/assets/:file'] }))
+    .use(openApiDocument({ version, publicUrl, specPath: '/swagger/json', exclude: ['/swagger', '/swagger/assets/:file'] }))
     .get(
       '/swagger',
       (context) => {

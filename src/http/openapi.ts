@@ -1,9 +1,9 @@
-import { swagger } from '@elysiajs/swagger'
-import { Elysia } from 'elysia'
+import { filterPaths, registerSchemaPath } from '@elysiajs/swagger/utils'
+import { Elysia, type HTTPMethod, type InternalRoute } from 'elysia'
 import { JSON_BODY_LIMIT } from './json-body'
 
 /*
- * The OpenAPI document: @elysiajs/swagger builds it from the route models, and `finishDocument`
+ * The OpenAPI document: @elysiajs/swagger's generator builds it from the route models, and `finishDocument`
  * corrects, in one place, what the plugin gets wrong for every route: it offers three request
  * and response content types where the service takes and answers JSON, nests every integer in an
  * `anyOf` with a string branch (default 0, which "Try it out" sends), writes 3.0 `nullable`
@@ -354,34 +354,60 @@ export function binaryResponses(): Record<string, Json> {
   }
 }
 
+const DOCUMENTATION = {
+  info: {
+    title: 'Workforce API',
+    description:
+      'Roles and permissions, departments, attendance, file storage and salaries. Sign in with POST /api/v1/auth/login and send the access token as `Authorization: Bearer <token>` (or use Authorize above).\n\nEvery JSON answer is the envelope `{code, message, data, timestamp}`; an error has HTTP status = `code`, `data` null and a `message` to act on.',
+  },
+  components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+}
+const ROUTE_METHODS: HTTPMethod[] = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE']
+
 /**
- * The OpenAPI document at `specPath`, finished by `finishDocument` (once per set of routes:
- * the plugin builds its document once, too).
+ * The document @elysiajs/swagger's plugin would answer, made with the plugin's own generator
+ * (`@elysiajs/swagger/utils`): the plugin's entry point also loads a theme for another docs page
+ * (@scalar/themes, with zod), about 5 MB of every process's memory for a page this service never serves.
  */
-export function openApiDocument(options: { version: string; publicUrl: string; path: string; specPath: string; exclude: string[] }) {
-  let cached: { key: number; document: OpenApiDocument } | null = null
-  return new Elysia({ name: 'openapi' })
-    .onAfterHandle(({ path, response }) => {
-      if (path !== options.specPath || typeof response !== 'object' || response === null || !('paths' in response)) return
-      const raw = response as OpenApiDocument
-      const key = Object.values(raw.paths).reduce((sum, item) => sum + Object.keys(item).length, 0)
-      if (cached?.key !== key) cached = { key, document: finishDocument(raw, options) }
+function generatedDocument(routes: InternalRoute[], models: Record<string, unknown>, version: string, exclude: string[]): OpenApiDocument {
+  const schema = {}
+  for (const route of routes) {
+    if (route.hooks?.detail?.hide === true || route.method === 'OPTIONS') continue
+    if (route.method !== 'ALL' && !ROUTE_METHODS.includes(route.method)) continue
+    for (const method of route.method === 'ALL' ? ROUTE_METHODS : [route.method])
+      registerSchemaPath({ schema, hook: route.hooks, method, path: route.path, models: models as never, contentType: route.hooks.type })
+  }
+  return {
+    openapi: '3.0.3',
+    ...DOCUMENTATION,
+    tags: undefined,
+    info: { ...DOCUMENTATION.info, version },
+    paths: filterPaths(schema, { excludeStaticFile: true, exclude }),
+    components: { ...DOCUMENTATION.components, schemas: { ...models } as Record<string, Schema> },
+  }
+}
+
+/** What a plugin sees of the app it is used in (Elysia keeps these protected). */
+interface AppView {
+  getGlobalRoutes(): InternalRoute[]
+  getGlobalDefinitions?(): { type: Record<string, unknown> }
+}
+
+/** The OpenAPI document at `specPath`, finished by `finishDocument`, made again only when routes were added. */
+export function openApiDocument(options: { version: string; publicUrl: string; specPath: string; exclude: string[] }) {
+  let cached: { routes: number; document: OpenApiDocument } | null = null
+  const plugin = new Elysia({ name: 'openapi' })
+  const app = plugin as unknown as AppView
+  return plugin.get(
+    options.specPath,
+    () => {
+      const routes = app.getGlobalRoutes()
+      if (cached?.routes !== routes.length) {
+        const raw = generatedDocument(routes, app.getGlobalDefinitions?.().type ?? {}, options.version, options.exclude)
+        cached = { routes: routes.length, document: finishDocument(raw, options) }
+      }
       return cached.document
-    })
-    .use(
-      swagger({
-        path: options.path as '/swagger',
-        specPath: options.specPath,
-        exclude: options.exclude,
-        documentation: {
-          info: {
-            title: 'Workforce API',
-            version: options.version,
-            description:
-              'Roles and permissions, departments, attendance, file storage and salaries. Sign in with POST /api/v1/auth/login and send the access token as `Authorization: Bearer <token>` (or use Authorize above).\n\nEvery JSON answer is the envelope `{code, message, data, timestamp}`; an error has HTTP status = `code`, `data` null and a `message` to act on.',
-          },
-          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-        },
-      }),
-    )
+    },
+    { detail: { hide: true } },
+  )
 }
