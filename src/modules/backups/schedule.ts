@@ -4,7 +4,7 @@ import type { Database } from '../../db/client'
 import { createLease } from '../../db/leases'
 import type { Clock } from '../../lib/clock'
 import type { Logger } from '../../lib/logger'
-import { writeBackup, type BackupResult } from './backup'
+import type { BackupResult } from './backup'
 import { newestArchive, pruneArchives } from './retention'
 
 const LEASE = 'backups'
@@ -47,6 +47,8 @@ export function createBackupJob({ database, databaseUrl, storage, settings, cloc
       try {
         const newest = await newestArchive(settings.dir)
         if (newest && now.getTime() - newest.at.getTime() < intervalMs) return null
+        // loaded with the first backup, not at start: the archive writer (tar-stream, zlib, the snapshot thread) is about 3 MB of every process
+        const { writeBackup } = await import('./backup')
         result = await writeBackup({ databaseUrl, storage, dir: settings.dir, now, signal })
         pruned = await pruneArchives(settings.dir, settings.keep, clock.now())
         failedAt = null

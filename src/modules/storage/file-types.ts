@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type'
 import { AppError } from '../../http/errors'
 
 /** The MIME types the service accepts, with the name extensions each may carry. */
@@ -47,6 +46,8 @@ function looksLikeText(head: Uint8Array, complete: boolean): boolean {
  */
 export async function sniffType(head: Uint8Array, name: string, complete: boolean): Promise<{ mime: string; extension: string }> {
   const extension = extensionOf(name)
+  // loaded with the first upload, not at start: file-type and its readers are about 5 MB of every process
+  const { fileTypeFromBuffer } = await import('file-type')
   const detected = await fileTypeFromBuffer(head)
   let mime: string | null = detected?.mime ?? null
   // .doc and .xls share one container format (OLE compound file); the name tells which

@@ -1,4 +1,4 @@
-import { CsvError, parse } from 'csv-parse/sync'
+import type * as CsvParse from 'csv-parse/sync'
 import { ValidationError, type FieldError } from '../../../http/errors'
 
 /*
@@ -52,7 +52,7 @@ const blank = (cells: string[]) => cells.every((cell) => cell.trim() === '')
 class TooManyRows extends Error {}
 
 /** What a CSV syntax error means for the person who wrote the file. */
-function syntaxMessage(error: CsvError): string {
+function syntaxMessage(error: CsvParse.CsvError): string {
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
       return 'a cell opens a double quote that is never closed; close it, or double a quote that is part of the text ("")'
@@ -72,6 +72,8 @@ function syntaxMessage(error: CsvError): string {
 export function parseCsv(text: string): CsvTable {
   let header: CsvRow | null = null
   const rows: CsvRow[] = []
+  // loaded on the first import, not at start: csv-parse is about 2 MB of every process
+  const { CsvError, parse } = require('csv-parse/sync') as typeof CsvParse
   try {
     parse(text, {
       relax_column_count: true,
