@@ -25,6 +25,7 @@ import { importScenario } from './scenarios/import'
 import * as scenario from './scenarios/service'
 import { uploadScenario } from './scenarios/upload'
 import { closeDayRequest, dayCloseScenario, reopenDay } from './scenarios/day-close'
+import { beyondBaseline, layerProfiles, layerSection } from './scenarios/profiles'
 import { sqldScenario, sqldSection } from './scenarios/sqld'
 import { zoneArithmetic } from './zone-arithmetic'
 import { sectionOf, withSection } from './lib/sections'
@@ -254,6 +255,17 @@ const onSqld = await sqldScenario({
   dates: shape.dates,
 })
 
+log('where the time goes: S1 and S2 on Workforce and on B4/B5 under the CPU profiler')
+const layers = await layerProfiles({
+  env: serverEnv,
+  people,
+  adminToken: await adminToken(dbUrl, SECRET),
+  months: shape.months,
+  burst: size.burst,
+  s1Rounds: smoke ? 1 : 2,
+  s2Seconds: Math.max(1, size.durationMs / 1000),
+})
+
 // the web console's section is bun bench/console.ts's: kept as it was
 const consoleSection = existsSync(resultsPath) ? sectionOf(readFileSync(resultsPath, 'utf8'), '## Web console') : null
 writeFileSync(resultsPath, consoleSection ? withSection(report(), '## Web console', consoleSection) : report())
@@ -309,7 +321,7 @@ function report(): string {
       'S1 against B4 (the same work by hand): throughput',
       `${rps(one.s1)} = ${pct(one.s1.throughput / b4)} of B4 (${sameWorkRuns('b4')})${clean(one.s1)}`,
       '≥ 80%',
-      verdict(one.s1.throughput >= 0.8 * b4 && one.s1.failures === 0, `${points(0.8 - one.s1.throughput / b4)} (${perSecond(0.8 * b4 - one.s1.throughput)})`),
+      verdict(one.s1.throughput >= 0.8 * b4 && one.s1.failures === 0, `${points(0.8 - one.s1.throughput / b4)} (${perSecond(0.8 * b4 - one.s1.throughput)}); ${beyondBaseline(layers.s1)}`),
     ],
     [
       'S1 morning burst: p99 at 64 connections',
@@ -321,7 +333,7 @@ function report(): string {
       'S2 against B5 (the same work by hand): throughput',
       `${rps(one.s2)} = ${pct(one.s2.throughput / b5)} of B5 (${sameWorkRuns('b5')})${clean(one.s2)}`,
       '≥ 60%',
-      verdict(one.s2.throughput >= 0.6 * b5 && one.s2.failures === 0, `${points(0.6 - one.s2.throughput / b5)} (${perSecond(0.6 * b5 - one.s2.throughput)})`),
+      verdict(one.s2.throughput >= 0.6 * b5 && one.s2.failures === 0, `${points(0.6 - one.s2.throughput / b5)} (${perSecond(0.6 * b5 - one.s2.throughput)}); ${beyondBaseline(layers.s2)}`),
     ],
     [
       'B4/B5 do what S1/S2 do',
@@ -513,7 +525,7 @@ ${sqldSection(onSqld, { one, two, b3, connections: CONNECTIONS })}
 
 ## Same-work baselines
 
-B4 and B5 (\`bench/baselines/same-work-server.ts\`) do S1's clock-in and S2's two reads by hand: \`Bun.serve\`, \`jose\` with Workforce's token and caller caches, the \`libsql\` driver with Workforce's pragmas and its SQL (each statement prepared once, rows read as arrays), Workforce's own pure policy, position and shaping functions, the same envelope, headers and gzip; no Elysia, Drizzle, \`@libsql/client\`, TypeBox or CASL. Each runs as its own server process on the seeded database after the same warm-up as the service, with the same requests over the same ${CONNECTIONS} connections, once before the service's S1–S5 and once after; B4 and B5 are the mean of the two. What stands between S1/S2 and them is the cost of Workforce's layers.
+B4 and B5 (\`bench/baselines/same-work-server.ts\`) do S1's clock-in and S2's two reads by hand: \`Bun.serve\`, \`jose\` with Workforce's token and caller caches, the \`libsql\` driver with Workforce's pragmas and its SQL (each statement prepared once, rows read as arrays), Workforce's own pure policy, position and shaping functions, the same envelope, headers and gzip; no Elysia, Drizzle, TypeBox, CASL or Workforce's database client (\`src/db/\`). Each runs as its own server process on the seeded database after the same warm-up as the service, with the same requests over the same ${CONNECTIONS} connections, once before the service's S1–S5 and once after; B4 and B5 are the mean of the two. What stands between S1/S2 and them is the cost of Workforce's layers.
 
 ${
   sameWorkSame
@@ -521,6 +533,7 @@ ${
     : [...sameAnswered.map((difference) => `- ${difference}`), ...statements.missing.map((sql) => `- only Workforce runs \`${sql}\``), ...statements.extra.map((sql) => `- only the baseline runs \`${sql}\``)].join('\n')
 }
 
+${layerSection(layers)}
 ## Query plans
 
 Every statement each scenario's request runs (caught in this process against the seeded database), with SQLite's \`EXPLAIN QUERY PLAN\`.
