@@ -3,6 +3,7 @@ import { loadConsole } from './http/console'
 import { prepare } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { startUpProblem } from './db/unavailable'
+import { QUIET_RELEASE, quietRelease, scheduleQuietRelease } from './lib/quiet-release'
 import { checkCanListen, checkDataLocations, listenProblem, StartUpError } from './lib/start-up-checks'
 import { createDayClose, scheduleDayClose } from './modules/attendance/day-close'
 import { createBackupJob, scheduleBackups } from './modules/backups/schedule'
@@ -33,9 +34,10 @@ try {
 process.on('unhandledRejection', (error) => deps.logger.error('unhandled rejection', { error: String(error) }))
 const webConsole = loadConsole()
 if (!webConsole) deps.logger.warn('the web console is not built, so / shows the API docs: build it with `bun src/console/build.ts` (`bun run start` does)')
+const release = quietRelease(QUIET_RELEASE)
 let app
 try {
-  app = createApp({ ...deps, console: webConsole }).listen({
+  app = createApp({ ...deps, console: webConsole }).onRequest(release.touch).listen({
     port: config.port,
     hostname: config.host,
     reusePort: config.reusePort,
@@ -63,6 +65,8 @@ reconcileStorage(deps.database, deps.store, deps.clock.now(), deps.logger).catch
   deps.logger.warn('storage reconciliation skipped: the store did not answer', { error: String(error) }),
 )
 
+const stopQuietRelease = scheduleQuietRelease(release)
+
 const stopDayClose = scheduleDayClose(
   createDayClose({ database: deps.database, clock: deps.clock, defaultZone: config.defaultTimezone, logger: deps.logger }),
   deps.logger,
@@ -82,6 +86,7 @@ const shutdown = async (signal: string) => {
   stopping = true
   deps.logger.info('stopping: finishing requests in flight', { signal })
   stopDayClose()
+  stopQuietRelease()
   await Promise.all([app.stop(false), stopBackups()])
   await deps.database.close()
   deps.logger.info('stopped')
