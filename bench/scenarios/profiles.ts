@@ -63,7 +63,7 @@ Workforce's busiest functions (inclusive): ${service.functions
   }
   return `## Where the time goes
 
-Each server once more under \`bun --cpu-prof\` (a sample every 250 µs of its JS thread), after the same warm-up, taking S1's burst several times (undone in between) and S2's reads at 64 connections; only the samples of the measured load count. Self time by layer, builtins counted to their caller; "runtime, no JS caller" is mostly garbage collection. Profiling slows a server, so these runs give shares, not throughput. The baseline's own code (`bench/baselines`) is what stands in it for all of Workforce's layers. \`bun bench/profile.ts\` prints the same for one server and load, with more functions, and keeps the profile for Chrome DevTools.
+Each server once more under \`bun --cpu-prof\` (a sample every 250 µs of its JS thread), after the same warm-up, taking S1's burst several times (undone in between) and S2's reads at 64 connections; only the samples of the measured load count. Self time by layer, builtins counted to their caller; "runtime, no JS caller" is mostly garbage collection. Profiling slows a server, so these runs give shares, not throughput. The baseline's own code (\`bench/baselines\`) is what stands in it for all of Workforce's layers. \`bun bench/profile.ts\` prints the same for one server and load, with more functions, and keeps the profile for Chrome DevTools.
 
 ${table('S1 clock-in (B4 beside it)', profiles.s1)}
 
