@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { createClient, type Client } from '@libsql/client'
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
+import type { Client } from '@libsql/client'
+// Drizzle's libSQL driver through its entry point of an embedded client, which loads no client of a server
+import type { LibSQLDatabase } from 'drizzle-orm/libsql'
+import { drizzle } from 'drizzle-orm/libsql/sqlite3'
 import * as schema from './schema'
 import { createCheckpointer, type Checkpointer } from './checkpointer'
 import { EmbeddedClient } from './embedded'
@@ -69,7 +71,11 @@ function localPath(url: string): string | null {
 
 export async function openDatabase(url: string, authToken?: string, options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS): Promise<Database> {
   const path = localPath(url)
-  if (path === null) return databaseOver(createClient({ url, authToken }), { ...options, key: url, embedded: false })
+  if (path === null) {
+    // the client of a libSQL server (HTTP, WebSocket) is loaded only for one
+    const { createClient } = await import('@libsql/client')
+    return databaseOver(createClient({ url, authToken }), { ...options, key: url, embedded: false })
+  }
   mkdirSync(dirname(path), { recursive: true })
   const backgroundCheckpoints = options.backgroundCheckpoints ?? false
   const client = new EmbeddedClient(path, { busyTimeoutMs: Math.min(BUSY_TIMEOUT_MS, options.timeoutMs), backgroundCheckpoints })

@@ -1,16 +1,16 @@
 import Database from 'libsql'
-import {
-  LibsqlBatchError,
-  LibsqlError,
-  type Client,
-  type InArgs,
-  type InStatement,
-  type InValue,
-  type Replicated,
-  type ResultSet,
-  type Row,
-  type Transaction,
-  type TransactionMode,
+// the embedded client's entry point: the package's main one would also load its clients of a server
+import { LibsqlBatchError, LibsqlError } from '@libsql/client/sqlite3'
+import type {
+  Client,
+  InArgs,
+  InStatement,
+  InValue,
+  Replicated,
+  ResultSet,
+  Row,
+  Transaction,
+  TransactionMode,
 } from '@libsql/client'
 
 /*

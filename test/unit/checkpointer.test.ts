@@ -34,7 +34,7 @@ async function writeRows(client: EmbeddedClient, from: number) {
   for (let i = 0; i < 20; i++) await client.execute({ sql: 'INSERT INTO t (id, body) VALUES (?, randomblob(100000))', args: [from + i] })
 }
 
-const SETTINGS = { intervalMs: 20, idleMs: 300, busyTimeoutMs: 1000 }
+const SETTINGS = { commits: 1, intervalMs: 20, idleMs: 300, busyTimeoutMs: 1000 }
 
 test('commits leave the WAL to the thread, which copies it into the file while it changes and ends when it stops changing', async () => {
   const path = newFile()
@@ -78,10 +78,32 @@ test("the service's database leaves checkpoints to the thread, which its writes 
     expect(Number((await database.client.execute('PRAGMA wal_autocheckpoint')).rows[0][0])).toBe(0)
     await database.exclusive(() => database.client.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)'))
     const before = sizeOf(path)
-    for (let i = 0; i < 20; i++) await database.write((tx) => tx.run(sql`INSERT INTO t (id, body) VALUES (${i}, randomblob(100000))`))
+    for (let i = 0; i < 40; i++) await database.write((tx) => tx.run(sql`INSERT INTO t (id, body) VALUES (${i}, randomblob(60000))`))
     await eventually(() => sizeOf(path) > before + 2_000_000)
   } finally {
     database.close()
+  }
+})
+
+test('the thread starts once enough commits have come, and again only after as many more', async () => {
+  const path = newFile()
+  const client = new EmbeddedClient(path, { busyTimeoutMs: 1000, backgroundCheckpoints: true })
+  await client.execute('PRAGMA journal_mode = WAL')
+  await client.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)')
+  const checkpointer = createCheckpointer(path, { ...SETTINGS, commits: 3 })
+  try {
+    checkpointer.nudge()
+    checkpointer.nudge()
+    expect(checkpointer.running).toBe(false)
+    checkpointer.nudge()
+    expect(checkpointer.running).toBe(true)
+    await eventually(() => !checkpointer.running)
+    checkpointer.nudge()
+    checkpointer.nudge()
+    expect(checkpointer.running).toBe(false)
+  } finally {
+    await checkpointer.stop()
+    client.close()
   }
 })
 
@@ -89,6 +111,6 @@ test('a stopped checkpointer starts no thread', async () => {
   const path = newFile()
   const checkpointer = createCheckpointer(path, SETTINGS)
   await checkpointer.stop()
-  checkpointer.nudge()
+  for (let i = 0; i < 3; i++) checkpointer.nudge()
   expect(checkpointer.running).toBe(false)
 })
