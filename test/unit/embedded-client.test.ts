@@ -174,3 +174,27 @@ test('a closed client refuses calls and a file that cannot be opened fails at on
   await expect(client.execute('SELECT 1')).rejects.toThrow('The client is closed')
   expect(() => new EmbeddedClient(join(dir, 'missing', 'folder', 'db.sqlite'), { busyTimeoutMs: 1000 })).toThrow('Unable to open connection')
 })
+
+test('calls outside a transaction all run on the connection used last, however many are in flight; a transaction takes another', async () => {
+  const client = new EmbeddedClient(path, { busyTimeoutMs: 1000 })
+  const prototype = Database.prototype as { prepare(sql: string): unknown }
+  const original = prototype.prepare
+  const connections = new Set<unknown>()
+  prototype.prepare = function (this: unknown, sql: string) {
+    connections.add(this)
+    return original.call(this, sql)
+  }
+  try {
+    // many calls at once, each with its own statement text so that each prepares on the connection it runs on
+    await Promise.all(Array.from({ length: 50 }, (_, i) => client.execute(`SELECT ${i} AS n`)))
+    expect(connections.size).toBe(1)
+    const tx = await client.transaction('write')
+    await tx.execute('SELECT 100 AS n')
+    await Promise.all(Array.from({ length: 10 }, (_, i) => client.execute(`SELECT ${200 + i} AS n`)))
+    await tx.rollback()
+    expect(connections.size).toBe(2)
+  } finally {
+    prototype.prepare = original
+    client.close()
+  }
+})
