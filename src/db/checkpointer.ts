@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import Database from 'libsql'
 
@@ -57,6 +57,8 @@ export function createCheckpointer(path: string, settings: CheckpointSettings = 
       worker = thread
       thread.unref()
       thread.on('message', (count: number) => (checkpoints += count))
+      // a thread that fails (its file gone with a database closed meanwhile) has ended: the next commits start another
+      thread.on('error', () => {})
       exited = new Promise((resolve) =>
         thread.once('exit', () => {
           if (worker === thread) worker = null
@@ -89,7 +91,14 @@ export function checkpointWhileWritten(
   settings: CheckpointSettings,
   ran: (count: number) => void,
 ): { done: Promise<void>; stop: () => void } {
-  const db = new Database(path, { timeout: settings.busyTimeoutMs })
+  // a file removed meanwhile (its database closed) is not made anew, empty
+  let db: InstanceType<typeof Database>
+  try {
+    if (!existsSync(path)) throw new Error(`${path} is gone`)
+    db = new Database(path, { timeout: settings.busyTimeoutMs })
+  } catch {
+    return { done: Promise.resolve(), stop: () => {} }
+  }
   const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)')
   const walOf = () => {
     try {

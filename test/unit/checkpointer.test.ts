@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'bun:test'
-import { rmSync, statSync } from 'node:fs'
+import { existsSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '../../src/db/client'
@@ -113,4 +113,14 @@ test('a stopped checkpointer starts no thread', async () => {
   await checkpointer.stop()
   for (let i = 0; i < 3; i++) checkpointer.nudge()
   expect(checkpointer.running).toBe(false)
+})
+
+test('a thread whose file is gone ends quietly, and creates no file', async () => {
+  const path = newFile()
+  rmSync(path, { force: true })
+  const checkpointer = createCheckpointer(path, SETTINGS)
+  checkpointer.nudge()
+  await eventually(() => !checkpointer.running)
+  expect([checkpointer.checkpoints, existsSync(path)]).toEqual([0, false])
+  await checkpointer.stop()
 })
