@@ -44,6 +44,9 @@ export async function queryPlans(env: Record<string, string>, requests: Record<s
   const deps = await prepare(loadConfig({ ...env, LOG_LEVEL: 'error' }), { logger: silentLogger })
   const app = createApp(deps)
   const plans: Record<string, Plan[]> = {}
+  // plans are asked on a connection of their own: the libsql driver leaves the EXPLAIN of a write in
+  // progress, and a connection with a statement in progress can commit nothing more
+  const explainer = new Database(env.DATABASE_URL.replace(/^file:/, ''), { timeout: 5000 })
   try {
     for (const [name, request] of Object.entries(requests)) {
       caught = new Set()
@@ -55,11 +58,12 @@ export async function queryPlans(env: Record<string, string>, requests: Record<s
       plans[name] = []
       for (const sql of statements) {
         const nulls = Array.from(sql.matchAll(/\?/g), () => null)
-        const rows = (await deps.database.client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: nulls })).rows
+        const rows = explainer.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(nulls) as { detail: string }[]
         plans[name].push({ sql, plan: rows.map((row) => String(row.detail)) })
       }
     }
   } finally {
+    explainer.close()
     connection.prepare = prepareStatement
     Object.assign(statement, runs)
     deps.database.close()
