@@ -253,6 +253,9 @@ const onSqld = await sqldScenario({
   reads: smoke ? 500 : 5000,
   employees: employeeIds,
   dates: shape.dates,
+  // a full try takes about 90 s here; sqld sometimes stalls (the section says so)
+  deadlineMs: smoke ? 120_000 : medium ? 180_000 : 240_000,
+  tries: 2,
 })
 
 log('where the time goes: S1 and S2 on Workforce and on B4/B5 under the CPU profiler')
@@ -438,7 +441,8 @@ function report(): string {
     ],
     ...(['one', 'two'] as const).flatMap((processes): [string, string, string, string][] =>
       (['s1', 's2'] as const).map((key) => {
-        const run = onSqld[processes][key]
+        const run = onSqld.found?.[processes][key]
+        if (!run) return [`${key.toUpperCase()} on a libSQL server (sqld), ${processes} process${processes === 'one' ? '' : 'es'}: throughput`, 'no figure: sqld stalled (see "On a libSQL server")', 'reported', '**stalled**']
         return [
           `${key.toUpperCase()} on a libSQL server (sqld), ${processes} process${processes === 'one' ? '' : 'es'}: throughput`,
           `${rps(run)} = ${pct(run.throughput / one[key].throughput)} of the embedded file's one process; p99 ${ms(run.p99)}${clean(run)}`,
@@ -509,12 +513,16 @@ ${[
   load('B5 same-work employee reads by hand, after S1–S5', sameWorkAfter.b5, String(CONNECTIONS)),
   load('S7 clock-in on two processes', two.s1, String(CONNECTIONS)),
   load('S7 employee reads on two processes', two.s2, String(CONNECTIONS)),
-  load('S1 clock-in on sqld, one process', onSqld.one.s1, String(CONNECTIONS)),
-  load('S2 employee reads on sqld, one process', onSqld.one.s2, String(CONNECTIONS)),
-  load('S1 clock-in on sqld, two processes', onSqld.two.s1, String(CONNECTIONS)),
-  load('S2 employee reads on sqld, two processes', onSqld.two.s2, String(CONNECTIONS)),
-  load("B3's point select through sqld's HTTP API", onSqld.replica.http, '1 loop'),
-  load("B3's point select on an embedded replica of sqld", onSqld.replica.local, '1 loop'),
+  ...(onSqld.found
+    ? [
+        load('S1 clock-in on sqld, one process', onSqld.found.one.s1, String(CONNECTIONS)),
+        load('S2 employee reads on sqld, one process', onSqld.found.one.s2, String(CONNECTIONS)),
+        load('S1 clock-in on sqld, two processes', onSqld.found.two.s1, String(CONNECTIONS)),
+        load('S2 employee reads on sqld, two processes', onSqld.found.two.s2, String(CONNECTIONS)),
+        load("B3's point select through sqld's HTTP API", onSqld.found.replica.http, '1 loop'),
+        load("B3's point select on an embedded replica of sqld", onSqld.found.replica.local, '1 loop'),
+      ]
+    : []),
 ].join('\n')}
 
 - B6 raw read of ${month}'s attendance records (${b6.rows.toLocaleString('en')} rows, one query through the libSQL client): ${(b6.seconds * 1000).toFixed(1)} ms — the reading S9's sheet must do.

