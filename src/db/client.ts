@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/libsql/sqlite3'
 import * as schema from './schema'
 import { createCheckpointer, type Checkpointer } from './checkpointer'
 import { EmbeddedClient } from './embedded'
-import { DEFAULT_RETRY, GuardedClient, retryWhileBusy, withinScope, writeScope, type RetryPolicy } from './guard'
+import { DEFAULT_RETRY, GuardedClient, retryWhileBusy, withinScope, writeScope, type RetryPolicy, type Scope } from './guard'
 import { createWriteGate, type WriteGate } from './write-gate'
 
 export type Db = LibSQLDatabase<typeof schema>
@@ -96,27 +96,20 @@ export function databaseOver(raw: Client, options: DatabaseOptions & { key: stri
   shared.users++
   const { gate } = shared
 
-  const exclusive = async <T>(work: () => Promise<T>, writeOptions: WriteOptions = {}): Promise<T> => {
+  /** Runs `work` in a write's scope, in this process's turn to write; the checkpointer hears of it after. */
+  const inTurn = async <T>(writeOptions: WriteOptions, work: (scope: Scope) => Promise<T>): Promise<T> => {
     const scope = writeScope(writeOptions.timeoutMs ?? limits.timeoutMs)
     const leave = await gate.enter(scope.deadline)
     try {
-      return await withinScope(scope, work)
+      return await withinScope(scope, () => work(scope))
     } finally {
       leave()
       checkpointer?.nudge()
     }
   }
-  const write = <T>(work: (tx: Tx) => Promise<T>, writeOptions: WriteOptions = {}): Promise<T> => {
-    const scope = writeScope(writeOptions.timeoutMs ?? limits.timeoutMs)
-    return gate.enter(scope.deadline).then(async (leave) => {
-      try {
-        return await withinScope(scope, () => retryWhileBusy(() => db.transaction(work), scope.deadline, limits.retry))
-      } finally {
-        leave()
-        checkpointer?.nudge()
-      }
-    })
-  }
+  const exclusive = <T>(work: () => Promise<T>, writeOptions: WriteOptions = {}): Promise<T> => inTurn(writeOptions, work)
+  const write = <T>(work: (tx: Tx) => Promise<T>, writeOptions: WriteOptions = {}): Promise<T> =>
+    inTurn(writeOptions, (scope) => retryWhileBusy(() => db.transaction(work), scope.deadline, limits.retry))
 
   let closed: Promise<void> | null = null
   const close = () => {

@@ -186,6 +186,14 @@ class PooledConnection {
     }
   }
 
+  /** `stmts` as one transaction begun in `mode`, each with its result. */
+  transact(mode: TransactionMode, stmts: Array<InStatement | [string, InArgs?]>): ResultSet[] {
+    this.execute(BEGIN[mode])
+    const results = this.batch(stmts)
+    this.execute('COMMIT')
+    return results
+  }
+
   /** Statements after `begin`, each with its result; the first failure names its index. */
   batch(stmts: Array<InStatement | [string, InArgs?]>): ResultSet[] {
     return stmts.map((stmt, i) => {
@@ -369,22 +377,14 @@ export class EmbeddedClient implements Client {
   }
 
   batch(stmts: Array<InStatement | [string, InArgs?]>, mode: TransactionMode = 'deferred'): Promise<ResultSet[]> {
-    return this.pool.with((connection) => {
-      connection.execute(BEGIN[mode])
-      const results = connection.batch(stmts)
-      connection.execute('COMMIT')
-      return results
-    })
+    return this.pool.with((connection) => connection.transact(mode, stmts))
   }
 
   migrate(stmts: InStatement[]): Promise<ResultSet[]> {
     return this.pool.with((connection) => {
       connection.execute('PRAGMA foreign_keys=off')
       try {
-        connection.execute(BEGIN.deferred)
-        const results = connection.batch(stmts)
-        connection.execute('COMMIT')
-        return results
+        return connection.transact('deferred', stmts)
       } finally {
         connection.settle()
         connection.execute('PRAGMA foreign_keys=on')
