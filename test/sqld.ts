@@ -33,8 +33,8 @@ process.on('exit', () => {
   for (const proc of running) proc.kill('SIGKILL')
 })
 
-/** A port nothing listens on just now (sqld does not say which port it took for :0). */
-function freePort(): number {
+/** A port nothing listens on just now (sqld does not say which port it took for :0); the bench's servers take one the same way. */
+export function freePort(): number {
   const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
   const { port } = probe
   probe.stop(true)

@@ -1,6 +1,7 @@
 /** Real server processes for the benchmarks, on 127.0.0.1, stopped by their process id. */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { freePort } from '../../test/sqld'
 
 export const ROOT = join(import.meta.dir, '..', '..')
 
@@ -10,13 +11,8 @@ export interface ServerProcess {
   stop(): Promise<void>
 }
 
-/** A port nothing listens on just now (asked of the system, not guessed: other servers share this machine). */
-export function freePort(): number {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const { port } = probe
-  probe.stop(true)
-  return port
-}
+// a port is asked of the system, not guessed: other servers share this machine
+export { freePort }
 
 /** Resolves when `stream` prints a line containing `text`; keeps draining it afterwards. */
 async function waitForLine(stream: ReadableStream<Uint8Array>, text: string, timeoutMs = 30_000): Promise<void> {
