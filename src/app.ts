@@ -8,6 +8,7 @@ import { consoleAssets, consolePage, type ConsoleAssets } from './http/console'
 import { docs } from './http/docs'
 import { replier } from './http/envelope'
 import { errorHandler } from './http/error-handler'
+import { watchForwarding } from './http/forwarding-watch'
 import { jsonBody } from './http/json-body'
 import { localeOf } from './http/locale'
 import { SECURITY_HEADERS } from './http/security-headers'
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps) {
   const { config, database, clock, logger, tokens, access } = deps
   const reply = replier(clock)
   const clientIp = createClientIp(config.trustedProxies)
+  const forwarding = watchForwarding(config.trustedProxies, logger)
   const guard = createAuthGuard(tokens, access, clientIp)
   const locale = localeOf(config.locale)
   const services = { database, clock, access }
@@ -96,10 +98,11 @@ export function createApp(deps: AppDeps) {
     .onRequest(({ set }) => {
       Object.assign(set.headers, SECURITY_HEADERS)
     })
+    .onRequest(forwarding.inspect)
     .use(compression())
     .use(docs(pkg.version, config.publicUrl))
     .use(consoleAssets(deps.console ?? null))
-    .use(healthController(reply, deps.probes))
+    .use(healthController(reply, deps.probes, { tokens, access, warnings: forwarding.warnings }))
     .use(
       authController(
         guard,

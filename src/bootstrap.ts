@@ -29,6 +29,8 @@ export async function prepare(
     timeoutMs: config.databaseTimeoutMs,
     maxWrites: config.databaseMaxWrites,
     backgroundCheckpoints: true,
+    dataFolders: [...(config.storage.kind === 'file' ? [config.storage.dir] : []), config.backup.dir],
+    tightened: (changes) => logger.warn('closed the data files to other users: they hold personal data', { changes }),
   })
   try {
     const applied = await migrate(database)

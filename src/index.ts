@@ -3,11 +3,15 @@ import { loadConsole } from './http/console'
 import { prepare } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { startUpProblem } from './db/unavailable'
+import { PRIVATE_UMASK } from './lib/private-files'
 import { QUIET_RELEASE, quietRelease, scheduleQuietRelease } from './lib/quiet-release'
 import { checkCanListen, checkDataLocations, listenProblem, StartUpError } from './lib/start-up-checks'
 import { createDayClose, scheduleDayClose } from './modules/attendance/day-close'
 import { createBackupJob, scheduleBackups } from './modules/backups/schedule'
 import { reconcileStorage } from './modules/storage/reconcile'
+
+// everything this process writes (database, uploads, backups) is its user's only
+process.umask(PRIVATE_UMASK)
 
 let config
 try {

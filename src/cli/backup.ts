@@ -6,12 +6,15 @@
 import { loadConfigOrExit } from '../config'
 import { systemClock } from '../lib/clock'
 import { createLogger } from '../lib/logger'
+import { PRIVATE_UMASK } from '../lib/private-files'
 import { writeBackup } from '../modules/backups/backup'
 import { pruneArchives } from '../modules/backups/retention'
 
 const USAGE = `usage: bun run backup
   Writes workforce-backup-<UTC time>.tar.gz into BACKUP_DIR (database snapshot, file objects,
   manifest with checksums) and keeps the newest BACKUP_KEEP archives. Settings as for the service.`
+
+process.umask(PRIVATE_UMASK)
 
 const args = process.argv.slice(2)
 if (args.length > 0) {

@@ -7,11 +7,14 @@
 import { resolve } from 'node:path'
 import { loadConfigOrExit } from '../config'
 import { createLogger } from '../lib/logger'
+import { PRIVATE_UMASK } from '../lib/private-files'
 import { restoreBackup } from '../modules/backups/restore'
 
 const USAGE = `usage: bun run restore <archive.tar.gz>
   Restores a backup into DATABASE_URL's database file and STORAGE_URL's folder, which must not exist
   or be empty. Start the service on them afterwards: it applies any newer migrations.`
+
+process.umask(PRIVATE_UMASK)
 
 const args = process.argv.slice(2)
 if (args.includes('--help') || args.includes('-h')) {

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { basename, dirname, resolve } from 'node:path'
 import type { Client } from '@libsql/client'
 // Drizzle's libSQL driver through its entry point of an embedded client, which loads no client of a server
 import type { LibSQLDatabase } from 'drizzle-orm/libsql'
 import { drizzle } from 'drizzle-orm/libsql/sqlite3'
+import { createPrivateFile, holdsOnly, makePrivateFolder, tightenAll } from '../lib/private-files'
 import * as schema from './schema'
 import { createCheckpointer, type Checkpointer } from './checkpointer'
 import { EmbeddedClient } from './embedded'
@@ -48,6 +48,10 @@ export interface DatabaseOptions {
   retry?: RetryPolicy
   /** an embedded file's WAL is checkpointed by a thread of its own, never by a commit (./checkpointer.ts): the service's setting */
   backgroundCheckpoints?: boolean
+  /** the service's other data folders (file store, backups): the database's folder, when it holds only them and the database's files, is made private too */
+  dataFolders?: readonly string[]
+  /** hears which of an embedded database's files and folder were readable by others and no longer are (`path 0644 → 0600`) */
+  tightened?: (changes: string[]) => void
 }
 
 export const DEFAULT_DATABASE_OPTIONS: DatabaseOptions = { timeoutMs: 10_000, maxWrites: 4 }
@@ -76,12 +80,30 @@ export async function openDatabase(url: string, authToken?: string, options: Dat
     const { createClient } = await import('@libsql/client')
     return databaseOver(createClient({ url, authToken }), { ...options, key: url, embedded: false })
   }
-  mkdirSync(dirname(path), { recursive: true })
+  const tightened = openPrivately(path, options.dataFolders ?? [])
+  if (tightened.length > 0) options.tightened?.(tightened)
   const backgroundCheckpoints = options.backgroundCheckpoints ?? false
   const client = new EmbeddedClient(path, { busyTimeoutMs: Math.min(BUSY_TIMEOUT_MS, options.timeoutMs), backgroundCheckpoints })
   // WAL is kept in the file; `synchronous` is set on each connection (see embedded.ts)
   await client.execute('PRAGMA journal_mode = WAL')
   return databaseOver(client, { ...options, key: path, embedded: true, checkpointer: backgroundCheckpoints ? createCheckpointer(path) : undefined })
+}
+
+/**
+ * The database file holds personal data (and the generated signing key): it, its folder and the
+ * -wal and -shm SQLite makes beside it (with the file's own mode) are the service's user's only.
+ * A new file is created empty with that mode before SQLite opens it; existing ones are tightened,
+ * and so is an existing folder that holds nothing but the database's files (names beginning with
+ * the file's: -wal, -shm, a restore's staging) and `dataFolders`.
+ */
+function openPrivately(path: string, dataFolders: readonly string[]): string[] {
+  if (path === ':memory:') return []
+  const folder = dirname(path)
+  makePrivateFolder(folder)
+  createPrivateFile(path)
+  const own = [path, ...dataFolders.filter((other) => resolve(dirname(other)) === resolve(folder))].map((own) => basename(own))
+  const folderIsOurs = holdsOnly(folder, (name) => own.some((prefix) => name.startsWith(prefix)))
+  return tightenAll([...(folderIsOurs ? [folder] : []), path, `${path}-wal`, `${path}-shm`])
 }
 
 /** The Database over an open client (tests hand in one that misbehaves on purpose). */

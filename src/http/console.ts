@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { Elysia } from 'elysia'
+import { normalizePath } from '../lib/url-path'
 import { NotFoundError } from './errors'
 import { CACHE_IMMUTABLE, sendAsset, staticAsset, type StaticAsset } from './static-assets'
 
@@ -54,9 +55,13 @@ export function loadConsole(dir = CONSOLE_DIST): ConsoleAssets | null {
   }
 }
 
-/** Paths the console never answers for, however unknown: the API's, the docs page's and the health check's. */
+/**
+ * Paths the console never answers for, however unknown: the API's, the docs page's and the health
+ * check's, however spelt (`//api/…`, `/%61pi/…`, `/x/../health`: decided on `normalizePath`).
+ */
 export function isReserved(pathname: string): boolean {
-  return /^\/(api|health)(\/|$)/.test(pathname) || pathname.startsWith('/swagger')
+  const path = normalizePath(pathname)
+  return /^\/(api|health)(\/|$)/.test(path) || path.startsWith('/swagger')
 }
 
 /** A path that names a file (its last segment has an extension): never a page of the console. */
@@ -72,7 +77,7 @@ export const consolePage = (assets: ConsoleAssets | null) =>
   new Elysia({ name: 'console-page' }).onError({ as: 'global' }, async (context) => {
     const { code, request } = context
     if (code !== 'NOT_FOUND' || (request.method !== 'GET' && request.method !== 'HEAD')) return
-    const { pathname } = new URL(request.url)
+    const pathname = normalizePath(new URL(request.url).pathname)
     if (!assets) return pathname === '/' ? new Response(null, { status: 302, headers: { location: '/swagger' } }) : undefined
     if (isReserved(pathname) || namesAFile(pathname)) return
     const headers = context.set.headers as Record<string, string>

@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip } from 'node:zlib'
 import { extract as tarExtract, pack as tarPack, type Header } from 'tar-stream'
+import { PRIVATE_FILE } from '../../lib/private-files'
 
 /*
  * A backup archive is a gzipped tar (readable with `tar -xzf`), written and read as streams with
@@ -33,7 +34,7 @@ function drained(stream: { once(event: 'drain', listener: () => void): unknown }
 /** Writes a .tar.gz at `path` (which must not exist), entry by entry, hashing each as it goes. */
 export function createArchiveWriter(path: string) {
   const pack = tarPack()
-  const written = pipeline(pack, createGzip({ level: GZIP_LEVEL }), createWriteStream(path, { flags: 'wx' }))
+  const written = pipeline(pack, createGzip({ level: GZIP_LEVEL }), createWriteStream(path, { flags: 'wx', mode: PRIVATE_FILE }))
   // an entry waiting for room must hear of a failed disk, not wait for ever
   const failure = written.then(() => new Promise<never>(() => {}))
   failure.catch(() => {})

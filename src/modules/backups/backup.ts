@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
+import { open, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import pkg from '../../../package.json'
 import type { StorageConfig } from '../../config'
+import { holdsOnly, makePrivateFolder, tighten } from '../../lib/private-files'
 import { createLocalStore } from '../storage/local-store'
 import { createArchiveWriter, type EntryRecord } from './archive'
 import { embeddedPath } from './locations'
@@ -64,7 +65,10 @@ export async function writeBackup({ databaseUrl, storage, dir, now, signal }: Ba
   if (source === null) throw new BackupError(`Cannot back up ${databaseUrl}: ${REMOTE_DATABASE_RULE}`)
   if (!existsSync(source) || !(await stat(source)).isFile())
     throw new BackupError(`Nothing to back up: there is no database file at ${source} (DATABASE_URL)`)
-  await mkdir(dir, { recursive: true })
+  // archives hold the whole database: the folder and each archive are the service's user's only (a
+  // folder that holds other things as well is someone else's to close)
+  makePrivateFolder(dir)
+  if (holdsOnly(dir, (entry) => entry.startsWith('workforce-backup-'))) tighten(dir)
   const name = archiveName(now)
   const path = join(dir, name)
   if (existsSync(path)) throw new BackupError(`${path} already exists: a backup was made at ${now.toISOString()} already`)

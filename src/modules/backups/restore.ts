@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import Database from 'libsql'
 import pkg from '../../../package.json'
 import type { StorageConfig } from '../../config'
+import { PRIVATE_FILE, PRIVATE_FOLDER } from '../../lib/private-files'
 import { assertSafeKey } from '../storage/local-store'
 import { ArchiveReadError, readArchive, type EntryRecord } from './archive'
 import { databaseFiles, embeddedPath, occupants } from './locations'
@@ -67,7 +68,7 @@ export async function restoreBackup(archive: string, target: RestoreTarget): Pro
   // folders made for the staging, removed again when the restore is refused
   const madeFolders: string[] = []
   for (const folder of [dirname(databasePath), ...(storageDir === null ? [] : [dirname(storageDir)])]) {
-    const made = await mkdir(folder, { recursive: true })
+    const made = await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER })
     if (made) madeFolders.push(made)
   }
 
@@ -181,10 +182,10 @@ function createUnpacker() {
     async unpack(bytes: AsyncIterable<Uint8Array>, name: string, path: string, mtime: Date | undefined): Promise<EntryRecord> {
       const folder = dirname(path)
       if (!folders.has(folder)) {
-        await mkdir(folder, { recursive: true })
+        await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER })
         folders.add(folder)
       }
-      const handle = await open(path, 'wx')
+      const handle = await open(path, 'wx', PRIVATE_FILE)
       const hash = createHash('sha256')
       let size = 0
       try {

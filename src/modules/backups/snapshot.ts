@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import Database from 'libsql'
+import { createPrivateFile } from '../../lib/private-files'
 
 /** What the snapshot itself says: its row counts and its migration level. */
 export interface SnapshotFacts {
@@ -17,6 +18,8 @@ const BUSY_TIMEOUT_MS = 5000
  * connection, so the service runs it in a worker thread (`takeSnapshot`) to keep serving.
  */
 export function snapshotDatabase(source: string, target: string): SnapshotFacts {
+  // VACUUM INTO fills an empty file as it is: made first, it keeps its private mode
+  createPrivateFile(target)
   const live = new Database(source, { timeout: BUSY_TIMEOUT_MS })
   try {
     live.prepare('VACUUM INTO ?').run(target)
