@@ -89,8 +89,10 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(201)
+  // nobody chooses who decides their own requests (CONTRACT §15): another administrator puts ada (admin's employee) in the group
+  const owner2 = await makeUser(t.app, admin, 'owner2', ['admin'])
   expect(
-    (await adminReq('POST', '/api/v1/admin/attendance/groups/1/employees', { employee_ids: [ids.mia, ids.ann, ids.ben, ids.max, ids.ada] })).status,
+    (await req(t.app, 'POST', '/api/v1/admin/attendance/groups/1/employees', { token: owner2.token, body: { employee_ids: [ids.mia, ids.ann, ids.ben, ids.max, ids.ada] } })).status,
   ).toBe(200)
   const managed = await adminReq('PUT', `/api/v1/admin/employees/${ids.ben}`, { manager_id: ids.max })
   expect(managed.status).toBe(200)
@@ -173,8 +175,9 @@ describe('deciding', () => {
 
   test('the employee’s own manager, not the group’s, decides; a rejection needs a note', async () => {
     const path = `/api/v1/approvals/leave/${requests.ben1.id}`
+    // to anyone but its approver and holders of approvals:manage the request does not exist (CONTRACT §15)
     expect((await as('mia', 'POST', `${path}/approve`, {})).body).toEqual(
-      failure(403, `Leave request ${requests.ben1.id} is for max (employee ${ids.max}) to decide, or a holder of approvals:manage`),
+      failure(404, `Leave request ${requests.ben1.id} does not exist`),
     )
     expect((await as('ann', 'POST', `${path}/approve`, {})).status).toBe(403)
     expect((await as('max', 'POST', `${path}/reject`, {})).body).toEqual({ ...invalidBody('note', 'is required'), timestamp: stamp() })

@@ -211,7 +211,12 @@ beforeAll(async () => {
   expect((await adminReq('POST', '/api/v1/admin/attendance/groups', { name: 'Night', company_id: 1, manager_id: ids.mia })).status).toBe(201)
   expect((await adminReq('POST', '/api/v1/admin/attendance/rules', OFFICE_RULE)).status).toBe(201)
   expect((await adminReq('POST', '/api/v1/admin/attendance/rules', NIGHT_RULE)).status).toBe(201)
-  const office = await adminReq('POST', '/api/v1/admin/attendance/groups/1/employees', { employee_ids: [ids.mia, ids.ann, ids.ben, ids.zoe, ids.ada] })
+  // nobody chooses who decides their own requests (CONTRACT §15): another administrator puts ada (admin's employee) in the group
+  const owner2 = await makeUser(t.app, admin, 'owner2', ['admin'])
+  const office = await req(t.app, 'POST', '/api/v1/admin/attendance/groups/1/employees', {
+    token: owner2.token,
+    body: { employee_ids: [ids.mia, ids.ann, ids.ben, ids.zoe, ids.ada] },
+  })
   expect(office.status).toBe(200)
   expect((await adminReq('POST', '/api/v1/admin/attendance/groups/2/employees', { employee_ids: [ids.ned] })).status).toBe(200)
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { attendanceRecords } from './attendance'
 import { timestamps } from './columns'
+import { requestParties } from './leave'
 import { employees } from './organization'
 import { users } from './users'
 
@@ -30,7 +31,7 @@ export const attendanceCorrections = sqliteTable(
     recordId: integer('record_id').references(() => attendanceRecords.id, { onDelete: 'set null' }),
     before: text('before', { mode: 'json' }),
     after: text('after', { mode: 'json' }),
-    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    ...requestParties,
     decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: integer('decided_at', { mode: 'timestamp_ms' }),
     decisionNote: text('decision_note'),
@@ -42,6 +43,7 @@ export const attendanceCorrections = sqliteTable(
     index('attendance_corrections_employee_idx').on(t.employeeId, t.createdAt),
     index('attendance_corrections_status_idx').on(t.status, t.createdAt),
     index('attendance_corrections_record_idx').on(t.recordId),
+    index('attendance_corrections_approver_status_idx').on(t.approverId, t.status),
     check('attendance_corrections_status_check', sql`${t.status} IN ('pending', 'approved', 'rejected', 'cancelled')`),
   ],
 )

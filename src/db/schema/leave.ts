@@ -5,6 +5,17 @@ import { employees } from './organization'
 import { users } from './users'
 
 /**
+ * Who a request concerns, frozen when it is made (CONTRACT §15): the account that made it, the
+ * account linked to its employee then, and the employee who decides it (the manager, else the
+ * group's manager, skipping anyone who had left; null: only holders of approvals:manage).
+ */
+export const requestParties = {
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  linkedUserId: integer('linked_user_id').references(() => users.id, { onDelete: 'set null' }),
+  approverId: integer('approver_id').references(() => employees.id, { onDelete: 'set null' }),
+}
+
+/**
  * Kinds of leave (CONTRACT §9). Day amounts are integer half-days (exact, as money is fen):
  * `annual_half_days` 20 is 10 days.
  */
@@ -48,12 +59,14 @@ export const leaveRequests = sqliteTable(
     halfDays: integer('half_days').notNull(),
     reason: text('reason').notNull().default(''),
     status: text('status', { enum: LEAVE_STATUSES }).notNull().default('pending'),
+    ...requestParties,
     decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: integer('decided_at', { mode: 'timestamp_ms' }),
     decisionNote: text('decision_note'),
     ...timestamps,
   },
   (t) => [
+    index('leave_requests_approver_status_idx').on(t.approverId, t.status),
     index('leave_requests_employee_status_dates_idx').on(t.employeeId, t.status, t.startDate, t.endDate),
     index('leave_requests_status_idx').on(t.status, t.startDate),
     index('leave_requests_type_idx').on(t.typeId),

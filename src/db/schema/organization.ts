@@ -54,3 +54,29 @@ export const employees = sqliteTable(
     check('employees_status_check', sql`${t.status} IN (0, 1)`),
   ],
 )
+
+/**
+ * Every period an account was linked to an employee record (CONTRACT §15): a matter is one's own
+ * when its employee was linked to one's account at any time since the matter was made, so
+ * unlinking an account does not make its own requests someone else's. `unlinked_at` null: linked now.
+ */
+export const employeeLinks = sqliteTable(
+  'employee_links',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    employeeId: integer('employee_id')
+      .notNull()
+      .references(() => employees.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkedAt: integer('linked_at', { mode: 'timestamp_ms' }).notNull(),
+    unlinkedAt: integer('unlinked_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('employee_links_user_employee_idx').on(t.userId, t.employeeId),
+    uniqueIndex('employee_links_open_employee_unique').on(t.employeeId).where(sql`unlinked_at IS NULL`),
+    uniqueIndex('employee_links_open_user_unique').on(t.userId).where(sql`unlinked_at IS NULL`),
+    check('employee_links_period_check', sql`${t.unlinkedAt} IS NULL OR ${t.unlinkedAt} >= ${t.linkedAt}`),
+  ],
+)

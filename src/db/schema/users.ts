@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { check, index, integer, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
 import { timestamps } from './columns'
 
 export const users = sqliteTable(
@@ -15,6 +15,8 @@ export const users = sqliteTable(
     status: integer('status').notNull().default(1),
     /** Raised on logout and password change; access tokens carrying an older value stop working. */
     tokenVersion: integer('token_version').notNull().default(0),
+    /** The account that created this one (CONTRACT §15: a fresh account of one's own making may not be made a decider without approvals:manage). */
+    createdBy: integer('created_by').references((): AnySQLiteColumn => users.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [

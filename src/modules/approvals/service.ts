@@ -1,21 +1,22 @@
 import type { Database } from '../../db/client'
-import { ForbiddenError } from '../../http/errors'
+import { NotFoundError } from '../../http/errors'
 import { pageWindow, p2Pagination, type PageWindow } from '../../http/pagination'
 import { localDate, localMinuteOfDay } from '../../lib/local-time'
 import { requiredText } from '../../lib/text'
 import type { Actor } from '../audit/recorder'
 import type { CorrectionResponse } from '../corrections/model'
-import type { CorrectionsService, Decidable } from '../corrections/service'
+import type { CorrectionsService } from '../corrections/service'
+import type { Authorize, DecidableFilter } from './routing'
 import * as leaveRepo from '../leave/repository'
 import type { LeaveService } from '../leave/service'
 import { toRequestResponse } from '../leave/shapes'
 import type { LeaveRequestResponse } from '../leave/model'
 import type { Principal } from '../rbac/access'
 import { allows } from '../rbac/ability'
+import { linkedEmployeeNow, MANAGE_APPROVALS, requireNotOwn } from '../rbac/own-matters'
 import type { ApprovalItemResponse, ApprovalKind, InboxQuery } from './model'
 
-/** Holders decide any request but their own (CONTRACT §10). */
-export const MANAGE_APPROVALS = 'approvals:manage'
+export { MANAGE_APPROVALS }
 
 /** "Annual leave, 2024-10-08 – 2024-10-10 (3 days)"; one date: "Sick leave, 2024-10-08 am (0.5 days)". */
 export function leaveSummary(request: LeaveRequestResponse): string {
@@ -64,23 +65,22 @@ const correctionItem = (request: CorrectionResponse): ApprovalItemResponse => ({
 export function createApprovalsService({ database, leave, corrections }: { database: Database; leave: LeaveService; corrections: CorrectionsService }) {
   const { db } = database
 
-  /** The check every decision runs inside its transaction, on the row it decides. */
+  /**
+   * The check every decision runs inside its transaction, on the row it decides: never one's own
+   * matter (403); the frozen approver while still employed, or a holder of approvals:manage; to
+   * anyone else the request does not exist (404), as they have no business knowing it does.
+   */
   const authorizer =
     (principal: Principal) =>
-    ({ label, employeeId, approverId, approverName }: Decidable) => {
-      if (principal.employeeId !== null && employeeId === principal.employeeId)
-        throw new ForbiddenError(`${label} is your own: nobody decides their own request`)
-      const isApprover = principal.employeeId !== null && approverId === principal.employeeId
-      if (!isApprover && !allows(principal.ability, MANAGE_APPROVALS))
-        throw new ForbiddenError(
-          approverId === null
-            ? `${label} has no approver you stand for: only holders of ${MANAGE_APPROVALS} decide it`
-            : `${label} is for ${approverName} (employee ${approverId}) to decide, or a holder of ${MANAGE_APPROVALS}`,
-        )
-    }
+    (async (tx, request) => {
+      await requireNotOwn(tx, principal, request, 'decide')
+      if (allows(principal.ability, MANAGE_APPROVALS)) return
+      const decides = request.approverId !== null && request.approverStatus === 1 && request.approverId === (await linkedEmployeeNow(tx, principal.userId))
+      if (!decides) throw new NotFoundError(`${request.label} does not exist`)
+    }) satisfies Authorize
 
   /** One kind's decidable requests in a window, as inbox items. */
-  const itemsOf = async (kind: ApprovalKind, filter: leaveRepo.DecidableFilter, window: PageWindow) => {
+  const itemsOf = async (kind: ApprovalKind, filter: DecidableFilter, window: PageWindow) => {
     if (kind === 'leave') {
       const { rows, total } = await leaveRepo.listDecidable(db, filter, window)
       return { items: rows.map((row) => leaveItem(toRequestResponse(row))), total }
@@ -95,7 +95,11 @@ export function createApprovalsService({ database, leave, corrections }: { datab
       const all = allows(principal.ability, MANAGE_APPROVALS)
       // an account without an employee record decides only through approvals:manage
       if (!all && principal.employeeId === null) return { items: [], pagination: p2Pagination(0, window) }
-      const filter = { status: query.status ?? 'pending', approverId: all ? undefined : principal.employeeId!, exceptEmployeeId: principal.employeeId }
+      const filter = {
+        status: query.status ?? 'pending',
+        approverId: all ? undefined : principal.employeeId!,
+        caller: { userId: principal.userId, employeeId: principal.employeeId },
+      }
       if (query.kind) {
         const { items, total } = await itemsOf(query.kind, filter, window)
         return { items, pagination: p2Pagination(total, window) }
@@ -124,9 +128,7 @@ export function createApprovalsService({ database, leave, corrections }: { datab
       const authorize = authorizer(principal)
       // checked inside the decision's transaction; of two decisions at once one happens, the other is a 409
       if (kind === 'correction') return corrections.decide(id, decision, actor, text, authorize)
-      return leave.decide(id, decision, actor, text, (row) =>
-        authorize({ label: `Leave request ${id}`, employeeId: row.request.employeeId, approverId: row.approverId, approverName: row.approverName }),
-      )
+      return leave.decide(id, decision, actor, text, authorize)
     },
   }
 }

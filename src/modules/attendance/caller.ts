@@ -68,3 +68,15 @@ export function requireShift(context: CallerContext, now: Date): { rule: setup.R
     )
   return shift
 }
+
+/** 400 for a request (leave, correction) of an employee who has left, or from a date before their hire date (CONTRACT §15). */
+export function requireEmployed(context: CallerContext, firstDate: string, field: string): void {
+  if (!context.active)
+    throw new ValidationError('You are marked as having left (employee status 0), so you can no longer make requests', [
+      { field, message: 'the employee has left' },
+    ])
+  if (context.hireDate !== null && firstDate < context.hireDate)
+    throw new ValidationError(`${field} ${firstDate} is before your hire date (${context.hireDate}): there is nothing to request for it`, [
+      { field, message: `must not be before your hire date, ${context.hireDate}` },
+    ])
+}

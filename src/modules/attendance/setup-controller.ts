@@ -119,7 +119,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     )
     .delete(
       '/groups/:id',
-      async ({ params, actor }) => reply.ok(await setup.removeGroup(params.id, actor).then(() => null), 'Group deleted'),
+      async ({ params, actor, principal }) => reply.ok(await setup.removeGroup(params.id, actor, principal).then(() => null), 'Group deleted'),
       {
         permission: 'attendance_groups:delete',
         params: IdParams,
@@ -129,8 +129,8 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     )
     .post(
       '/groups/:id/employees',
-      async ({ params, body, actor }) =>
-        reply.ok(await setup.addMembers(params.id, body.employee_ids, actor).then(() => null), 'Employees added'),
+      async ({ params, body, actor, principal }) =>
+        reply.ok(await setup.addMembers(params.id, body.employee_ids, actor, principal).then(() => null), 'Employees added'),
       {
         permission: 'attendance_groups:update',
         params: IdParams,
@@ -150,8 +150,8 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     })
     .delete(
       '/groups/:id/employees',
-      async ({ params, body, actor }) =>
-        reply.ok(await setup.removeMembers(params.id, body.employee_ids, actor).then(() => null), 'Employees removed'),
+      async ({ params, body, actor, principal }) =>
+        reply.ok(await setup.removeMembers(params.id, body.employee_ids, actor, principal).then(() => null), 'Employees removed'),
       {
         permission: 'attendance_groups:update',
         params: IdParams,

@@ -2,13 +2,14 @@ import { eq } from 'drizzle-orm'
 import type { Locale } from '../../config'
 import type { Database, Queryable, Tx } from '../../db/client'
 import { companies, employees } from '../../db/schema'
-import { NotFoundError } from '../../http/errors'
+import { ForbiddenError, NotFoundError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { requiredText } from '../../lib/text'
 import { timeZoneField } from '../../lib/timezone'
 import type { Principal } from '../rbac/access'
-import { requireManagerChange } from '../rbac/people'
+import { keepOwnApprover, linkedEmployeeNow, MANAGE_APPROVALS, requireDeciderChoice } from '../rbac/own-matters'
+import { allows } from '../rbac/ability'
 import { recordAudit, type Actor } from '../audit/recorder'
 import type {
   CreateGroupInput,
@@ -159,11 +160,11 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
     },
 
     async createGroup(input: CreateGroupInput, actor: Actor, principal: Principal, locale: Locale): Promise<GroupResponse> {
-      requireManagerChange(principal, input.manager_id)
       const now = clock.now()
       const name = requiredText(input.name, 'name')
       const timezone = timeZoneField(input.timezone) ?? null
       return write(async (tx) => {
+        await requireDeciderChoice(tx, principal, input.manager_id, now)
         await checkGroupRefs(tx, input)
         const id = await repo.insertGroup(tx, {
           name,
@@ -191,9 +192,9 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
       const timezone = timeZoneField(input.timezone)
       return write(async (tx) => {
         const before = await groupSnapshot(tx, id)
-        if (input.manager_id !== before.manager_id) requireManagerChange(principal, input.manager_id)
+        if (input.manager_id !== undefined && input.manager_id !== before.manager_id) await requireDeciderChoice(tx, principal, input.manager_id, now)
         await checkGroupRefs(tx, input)
-        await repo.updateGroup(tx, id, {
+        await keepOwnApprover(tx, principal, `change group ${id} (${before.name}), which you belong to`, () => repo.updateGroup(tx, id, {
           name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
           description: input.description?.trim(),
           companyId: input.company_id,
@@ -201,7 +202,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
           timezone,
           status: input.status,
           updatedAt: now,
-        })
+        }))
         const updated = await loadGroup(tx, id)
         await recordAudit(tx, actor, now, {
           action: 'attendance_group.update',
@@ -215,12 +216,12 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
     },
 
     /** Deletes the group with its rules; members leave it; records keep their history. */
-    async removeGroup(id: number, actor: Actor): Promise<void> {
+    async removeGroup(id: number, actor: Actor, principal: Principal): Promise<void> {
       const now = clock.now()
       await write(async (tx) => {
         const before = await groupSnapshot(tx, id)
         const members = await repo.membersOfGroup(tx, id)
-        await repo.deleteGroup(tx, id)
+        await keepOwnApprover(tx, principal, `delete group ${id} (${before.name}), which you belong to`, () => repo.deleteGroup(tx, id))
         await recordAudit(tx, actor, now, {
           action: 'attendance_group.delete',
           resource: 'attendance_group',
@@ -235,29 +236,40 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
       return repo.membersOfGroup(db, id)
     },
 
-    async addMembers(id: number, employeeIds: number[], actor: Actor): Promise<void> {
-      await changeMembers(id, employeeIds, actor, 'add')
+    async addMembers(id: number, employeeIds: number[], actor: Actor, principal: Principal): Promise<void> {
+      await changeMembers(id, employeeIds, actor, principal, 'add')
     },
 
-    async removeMembers(id: number, employeeIds: number[], actor: Actor): Promise<void> {
-      await changeMembers(id, employeeIds, actor, 'remove')
+    async removeMembers(id: number, employeeIds: number[], actor: Actor, principal: Principal): Promise<void> {
+      await changeMembers(id, employeeIds, actor, principal, 'remove')
     },
   }
 
-  async function changeMembers(id: number, employeeIds: number[], actor: Actor, verb: 'add' | 'remove') {
+  async function memberIds(tx: Queryable, groupId: number) {
+    return (await repo.membersOfGroup(tx, groupId)).map((m) => m.id)
+  }
+
+  async function changeMembers(id: number, employeeIds: number[], actor: Actor, principal: Principal, verb: 'add' | 'remove') {
     const ids = [...new Set(employeeIds)]
     const now = clock.now()
-    const memberIds = async (tx: Queryable, groupId: number) => (await repo.membersOfGroup(tx, groupId)).map((m) => m.id)
     await write(async (tx) => {
-      await loadGroup(tx, id)
+      const group = await loadGroup(tx, id)
       await checkEmployees(tx, ids)
+      // the group's manager decides its members' requests: annexing employees into one's own group is choosing to decide for them
+      const manager = group.group.managerId
+      if (verb === 'add' && manager !== null && !allows(principal.ability, MANAGE_APPROVALS) && manager === (await linkedEmployeeNow(tx, principal.userId)))
+        throw new ForbiddenError(
+          `You cannot add employees to group ${id}: you manage it, so you would decide their requests, which needs ${MANAGE_APPROVALS}`,
+        )
       const before = await memberIds(tx, id)
       // adding moves employees out of their groups: each of those groups gets its own entry
       const left = new Map<number, number[]>()
-      if (verb === 'add') {
-        for (const groupId of await repo.otherGroupsOf(tx, ids, id)) left.set(groupId, await memberIds(tx, groupId))
-        await repo.addMembers(tx, id, ids, now)
-      } else await repo.removeMembers(tx, id, ids)
+      await keepOwnApprover(tx, principal, verb === 'add' ? `move yourself into group ${id}` : `move yourself out of group ${id}`, async () => {
+        if (verb === 'add') {
+          for (const groupId of await repo.otherGroupsOf(tx, ids, id)) left.set(groupId, await memberIds(tx, groupId))
+          await repo.addMembers(tx, id, ids, now)
+        } else await repo.removeMembers(tx, id, ids)
+      })
       await recordAudit(tx, actor, now, {
         action: `attendance_group.employees.${verb}`,
         resource: 'attendance_group',

@@ -2,7 +2,7 @@ import { aliasedTable, and, asc, count, desc, eq, isNotNull, sql, type SQL } fro
 import type { Queryable } from '../../db/client'
 import { attendanceCorrections, attendanceRecords, employees, users } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
-import { joinApprover, manager } from '../approvals/routing'
+import { decidableWhere, joinApprover, manager, type DecidableFilter } from '../approvals/routing'
 
 export type CorrectionRow = typeof attendanceCorrections.$inferSelect
 export type NewCorrection = typeof attendanceCorrections.$inferInsert
@@ -15,6 +15,7 @@ export interface FullCorrection {
   employeeName: string
   approverId: number | null
   approverName: string | null
+  approverStatus: number | null
   deciderName: string | null
 }
 
@@ -27,11 +28,12 @@ function fullCorrections(db: Queryable, where: SQL | undefined) {
       employeeName: employees.name,
       approverId: manager.id,
       approverName: manager.name,
+      approverStatus: manager.status,
       deciderName: decider.name,
     })
     .from(attendanceCorrections)
     .$dynamic()
-  return joinApprover(query, attendanceCorrections.employeeId)
+  return joinApprover(query, attendanceCorrections.employeeId, attendanceCorrections.approverId)
     .leftJoin(decider, eq(decider.id, attendanceCorrections.decidedBy))
     .where(where)
 }
@@ -79,19 +81,11 @@ export async function listOwn(db: Queryable, employeeId: number, status: Correct
 }
 
 /** Corrections in `status` the approver decides (every one without `approverId`), never the caller's own; oldest first. */
-export async function listDecidable(
-  db: Queryable,
-  filter: { status: CorrectionStatus; approverId?: number; exceptEmployeeId: number | null },
-  window: PageWindow,
-) {
-  const where = and(
-    eq(attendanceCorrections.status, filter.status),
-    filter.approverId === undefined ? undefined : and(eq(manager.id, filter.approverId), isNotNull(manager.id)),
-    filter.exceptEmployeeId === null ? undefined : sql`${attendanceCorrections.employeeId} <> ${filter.exceptEmployeeId}`,
-  )
+export async function listDecidable(db: Queryable, filter: DecidableFilter & { status: CorrectionStatus }, window: PageWindow) {
+  const where = decidableWhere(attendanceCorrections, filter)
   const [rows, [{ total }]] = await Promise.all([
     fullCorrections(db, where).orderBy(asc(attendanceCorrections.createdAt), asc(attendanceCorrections.id)).limit(window.pageSize).offset(window.offset),
-    joinApprover(db.select({ total: count() }).from(attendanceCorrections).$dynamic(), attendanceCorrections.employeeId).where(where),
+    joinApprover(db.select({ total: count() }).from(attendanceCorrections).$dynamic(), attendanceCorrections.employeeId, attendanceCorrections.approverId).where(where),
   ])
   return { rows, total }
 }

@@ -7,14 +7,16 @@ import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import type { Locale } from '../../config'
 import { recordAudit, type Actor } from '../audit/recorder'
-import { employeeContext, companyOf, ruleOfRecord, type CallerContext } from '../attendance/caller'
+import { employeeContext, companyOf, requireEmployed, ruleOfRecord, type CallerContext } from '../attendance/caller'
 import { closesAt, judgeRecord, type Shift } from '../attendance/policy'
 import { hoursOfRecord, ruleFor, shiftColumns, shiftOfDay, shiftOfRecord, toRecordResponse } from '../attendance/records'
 import * as attendanceRepo from '../attendance/repository'
 import type { AttendanceDeps } from '../attendance/service'
 import { kindOnIn } from '../calendar/repository'
 import { halfDayOff } from '../leave/repository'
+import { decidableOf, type Authorize } from '../approvals/routing'
 import { linkedEmployee, type Principal } from '../rbac/access'
+import { partiesOf, requireNotOwn } from '../rbac/own-matters'
 import type { CorrectionQuery, CorrectionResponse, CreateCorrectionInput, EditRecordInput, RecordSnapshot } from './model'
 import * as repo from './repository'
 
@@ -26,14 +28,6 @@ type RecordRow = attendanceRepo.RecordRow
 interface Times {
   clockIn?: Date
   clockOut?: Date
-}
-
-/** Who decides a correction, for the approvals' check (CONTRACT §10). */
-export interface Decidable {
-  label: string
-  employeeId: number
-  approverId: number | null
-  approverName: string | null
 }
 
 export function snapshotOf(row: RecordRow | null): RecordSnapshot | null {
@@ -197,15 +191,18 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
       const earliest = addDays(today, -CORRECTION_DAYS_BACK)
       if (workDate > today || workDate < earliest)
         throw refuse([{ field: 'work_date', message: `must be from ${earliest} to today (${today}, ${context.zone})` }])
+      requireEmployed(context, workDate, 'work_date')
       const times = timesOf(input)
       const reason = requiredText(input.reason, 'reason', 500)
       // checked now against the record as it is, and again on approval against the record as it is then
       const planned = await plan(db, context, workDate, times, now)
       if (planned.unchanged) throw nothingToCorrect(workDate)
       return database.write(async (tx) => {
+        const parties = await partiesOf(tx, context.employeeId)
         const id = await onConstraint(
           () =>
             repo.insertCorrection(tx, {
+              ...parties,
               employeeId: context.employeeId,
               workDate,
               timezone: planned.values.timezone!,
@@ -270,14 +267,14 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
       decision: 'approved' | 'rejected',
       decider: Actor,
       note: string | null,
-      authorize: (request: Decidable) => void,
+      authorize: Authorize,
     ): Promise<CorrectionResponse> {
       const now = clock.now()
       return database.write(async (tx) => {
         const found = await repo.findCorrection(tx, id)
         if (!found) throw new NotFoundError(`Correction ${id} does not exist`)
         const c = found.correction
-        authorize({ label: `Correction ${id}`, employeeId: c.employeeId, approverId: found.approverId, approverName: found.approverName })
+        await authorize(tx, decidableOf(`Correction ${id}`, c, found))
         if (c.status !== 'pending') throw new ConflictError(`Correction ${id} is ${c.status}, not pending: it cannot be ${decision}`)
         const decided = { updatedAt: now, decidedBy: decider.userId, decidedAt: now, decisionNote: note }
         let change: { before: RecordSnapshot | null; after: RecordSnapshot | null; recordId: number } | null = null
@@ -318,10 +315,9 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
       const now = clock.now()
       const found = await repo.recordById(db, recordId)
       if (!found) throw new NotFoundError(`Attendance record ${recordId} does not exist`)
-      if (principal.employeeId !== null && found.employeeId === principal.employeeId)
-        throw new ForbiddenError(`Attendance record ${recordId} is your own: request a correction for your manager to decide`)
       const context = await contextOf(found.employeeId)
       const written = await database.write(async (tx) => {
+        await requireNotOwn(tx, principal, { label: `Attendance record ${recordId}`, employeeId: found.employeeId }, 'edit')
         const pending = await repo.pendingOn(tx, found.employeeId, found.workDate)
         if (pending) throw pendingConflict(found.workDate, pending.id)
         const planned = await plan(tx, context, found.workDate, times, now)
@@ -340,6 +336,8 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
           recordId,
           before,
           after,
+          ...(await partiesOf(tx, found.employeeId)),
+          approverId: null,
           createdBy: actor.userId,
           decidedBy: actor.userId,
           decidedAt: now,

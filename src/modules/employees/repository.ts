@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
-import { attendanceGroupMembers, departments, employees } from '../../db/schema'
+import { attendanceCorrections, attendanceGroupMembers, departments, employees, leaveRequests } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
 import { containsAny } from '../../db/search'
 import { inBatches } from '../../db/batches'
@@ -115,4 +115,7 @@ export async function managerOf(db: Queryable, id: number): Promise<{ name: stri
 /** Reports of a departing employee lose their manager. */
 export async function clearManager(db: Queryable, managerId: number): Promise<void> {
   await db.update(employees).set({ managerId: null }).where(eq(employees.managerId, managerId))
+  // requests this employee was to decide fall to holders of approvals:manage (the columns were added without ON DELETE)
+  await db.update(leaveRequests).set({ approverId: null }).where(eq(leaveRequests.approverId, managerId))
+  await db.update(attendanceCorrections).set({ approverId: null }).where(eq(attendanceCorrections.approverId, managerId))
 }

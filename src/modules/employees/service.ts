@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm'
 import type { Database, Queryable, Tx } from '../../db/client'
 import { companies, departments, users } from '../../db/schema'
-import { ConflictError, NotFoundError, ValidationError, type FieldError } from '../../http/errors'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../../http/errors'
 import { p1, pageWindow } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
@@ -11,7 +11,8 @@ import { optionalText, requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
 import type { AccessResolver, Principal } from '../rbac/access'
 import { EMPLOYEE_ROLE } from '../rbac/catalogue'
-import { requireLink, requireManagerChange, requireRoles, type LinkChange } from '../rbac/people'
+import { keepOwnApprover, recordLinkChange, requireDeciderChoice } from '../rbac/own-matters'
+import { requireLink, requireRoles, type LinkChange } from '../rbac/people'
 import { findRoleId, findRolesByName, grantRole, roleNamesByUser } from '../rbac/repository'
 import { insertUser } from '../users/repository'
 import { usernameTaken } from '../users/service'
@@ -157,6 +158,26 @@ export function newEmployeeRow(input: CreateEmployeeInput, userId: number | null
   }
 }
 
+/**
+ * Unlinking one's own account, or moving it to another record, changes whose requests are one's own
+ * (CONTRACT §15): refused through administrator routes. Linking an account that has no record yet is not.
+ */
+/** What an update of an employee record does to routing, for the refusal of keepOwnApprover. */
+function changeOfRouting(id: number, change: { name: string; managerId?: number | null; status?: number }): string {
+  if (change.managerId !== undefined) return `change the manager of employee ${id} (${change.name})`
+  if (change.status === 0) return `mark employee ${id} (${change.name}) as left`
+  return `change employee ${id} (${change.name})`
+}
+
+function requireOwnLinkKept(principal: Principal, from: number | null, to: number | null): void {
+  if (from === principal.userId || (to === principal.userId && principal.employeeId !== null))
+    throw new ForbiddenError(
+      from === principal.userId
+        ? 'You cannot unlink your own account from its employee record: that changes whose requests are your own; ask another administrator'
+        : 'You cannot move your own account to another employee record: that changes whose requests are your own; ask another administrator',
+    )
+}
+
 export function createEmployeesService({ database, clock, access }: { database: Database; clock: Clock; access: AccessResolver }) {
   const { db } = database
 
@@ -207,16 +228,17 @@ export function createEmployeesService({ database, clock, access }: { database: 
       try {
         const created = await database.write(async (tx) => {
           await checkReferences(tx, input)
-          requireManagerChange(principal, input.manager_id)
+          await requireDeciderChoice(tx, principal, input.manager_id, now)
           await checkManager(tx, null, input.manager_id)
           let userId = input.user_id ?? null
           if (input.username !== undefined && passwordHash !== null) {
             await requireRoles(tx, principal, await findRolesByName(tx, [EMPLOYEE_ROLE]), 'give a new account role employee')
-            const user = await insertUser(tx, { username: input.username, passwordHash, name, status: 1, createdAt: now, updatedAt: now })
+            const user = await insertUser(tx, { username: input.username, passwordHash, name, status: 1, createdBy: actor.userId, createdAt: now, updatedAt: now })
             userId = user.id
           }
           if (userId !== null) await changeLink(tx, principal, actor, { from: null, to: userId, existingRecord: false }, now)
           const id = await repo.insertEmployee(tx, newEmployeeRow(input, userId, now))
+          await recordLinkChange(tx, id, null, userId, now)
           const employee = toEmployeeResponse((await repo.findEmployee(tx, id))!)
           await recordAudit(tx, actor, now, { action: 'employee.create', resource: 'employee', resourceId: id, after: employee })
           return employee
@@ -240,11 +262,14 @@ export function createEmployeesService({ database, clock, access }: { database: 
           if (!current) throw missing(id)
           previousUserId = current.userId
           await checkReferences(tx, input)
-          if (input.manager_id !== current.managerId) requireManagerChange(principal, input.manager_id)
+          if (input.manager_id !== undefined && input.manager_id !== current.managerId) await requireDeciderChoice(tx, principal, input.manager_id, now)
           await checkManager(tx, { id, name: current.name }, input.manager_id)
-          if (input.user_id !== undefined)
+          if (input.user_id !== undefined && input.user_id !== current.userId) {
+            requireOwnLinkKept(principal, current.userId, input.user_id)
             await changeLink(tx, principal, actor, { from: current.userId, to: input.user_id, existingRecord: true }, now)
-          await repo.updateEmployee(tx, id, {
+          }
+          const change = { name: current.name, managerId: input.manager_id, status: input.status }
+          await keepOwnApprover(tx, principal, changeOfRouting(id, change), () => repo.updateEmployee(tx, id, {
             name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
             employeeNo: optionalText(input.employee_no),
             phone: optionalText(input.phone),
@@ -257,7 +282,9 @@ export function createEmployeesService({ database, clock, access }: { database: 
             userId: input.user_id,
             managerId: input.manager_id,
             updatedAt: now,
-          })
+          }))
+          // after the record, so a link taken by another record is refused by employees_user_unique, with its message
+          if (input.user_id !== undefined) await recordLinkChange(tx, id, current.userId, input.user_id, now)
           const after = toEmployeeResponse((await repo.findEmployee(tx, id))!)
           await recordAudit(tx, actor, now, {
             action: 'employee.update',
@@ -287,10 +314,13 @@ export function createEmployeesService({ database, clock, access }: { database: 
           const current = await repo.findEmployee(tx, id)
           if (!current) throw missing(id)
           userId = current.userId
+          requireOwnLinkKept(principal, current.userId, null)
           await requireLink(tx, principal, { from: current.userId, to: null, existingRecord: true })
-          // the column's ON DELETE SET NULL, done here (SQLite cannot add it to an existing column): reports lose their manager
-          await repo.clearManager(tx, id)
-          await repo.deleteEmployee(tx, id)
+          await keepOwnApprover(tx, principal, `delete employee ${id} (${current.name})`, async () => {
+            // the column's ON DELETE SET NULL, done here (SQLite cannot add it to an existing column): reports lose their manager
+            await repo.clearManager(tx, id)
+            await repo.deleteEmployee(tx, id)
+          })
           await recordAudit(tx, actor, now, { action: 'employee.delete', resource: 'employee', resourceId: id, before: toEmployeeResponse(current) })
         })
       } catch (error) {

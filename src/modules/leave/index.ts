@@ -79,7 +79,7 @@ export const leaveAdminController = (guard: AuthGuard, reply: Replier, leave: Le
       response: Envelope(Balances),
       detail: detail('An employee’s balances of one year (default: this year)', { description: BALANCE, ...errors({ 404: 'No such employee' }) }),
     })
-    .post('/balances/adjust', async ({ body, actor }) => reply.ok(await leave.adjust(body, actor), 'Balance adjusted'), {
+    .post('/balances/adjust', async ({ body, actor, principal }) => reply.ok(await leave.adjust(principal, body, actor), 'Balance adjusted'), {
       permission: 'leave:manage',
       body: AdjustBody,
       response: Envelope(Balance),
@@ -97,7 +97,7 @@ export const leaveAdminController = (guard: AuthGuard, reply: Replier, leave: Le
         ...errors({ 400: 'a date is not real' }),
       }),
     })
-    .post('/requests/:id/cancel', async ({ params, actor }) => reply.ok(await leave.adminCancel(params.id, actor), 'Leave request cancelled'), {
+    .post('/requests/:id/cancel', async ({ params, actor, principal }) => reply.ok(await leave.adminCancel(principal, params.id, actor), 'Leave request cancelled'), {
       permission: 'leave:manage',
       params: IdParams,
       response: Envelope(LeaveRequest),

@@ -12,7 +12,7 @@ import {
 import type { PageWindow } from '../../http/pagination'
 import type { LeaveDate } from '../attendance/statistics'
 import { addDays } from '../../lib/local-time'
-import { joinApprover, manager } from '../approvals/routing'
+import { decidableWhere, joinApprover, manager, type DecidableFilter } from '../approvals/routing'
 
 export type TypeRow = typeof leaveTypes.$inferSelect
 export type NewType = typeof leaveTypes.$inferInsert
@@ -128,6 +128,10 @@ export interface NewRequest {
   halfDays: number
   reason: string
   at: Date
+  /** CONTRACT §15: who made it, the account linked to the employee then, and who decides it */
+  createdBy: number | null
+  linkedUserId: number | null
+  approverId: number | null
 }
 
 /**
@@ -136,8 +140,8 @@ export interface NewRequest {
  */
 export async function insertRequestUnlessOverlap(db: Queryable, r: NewRequest): Promise<number | null> {
   const rows = await db.all<{ id: number }>(sql`
-    INSERT INTO ${leaveRequests} (employee_id, type_id, start_date, end_date, half_day, half_days, reason, status, created_at, updated_at)
-    SELECT ${r.employeeId}, ${r.typeId}, ${r.startDate}, ${r.endDate}, ${r.halfDay}, ${r.halfDays}, ${r.reason}, 'pending', ${r.at.getTime()}, ${r.at.getTime()}
+    INSERT INTO ${leaveRequests} (employee_id, type_id, start_date, end_date, half_day, half_days, reason, status, created_by, linked_user_id, approver_id, created_at, updated_at)
+    SELECT ${r.employeeId}, ${r.typeId}, ${r.startDate}, ${r.endDate}, ${r.halfDay}, ${r.halfDays}, ${r.reason}, 'pending', ${r.createdBy}, ${r.linkedUserId}, ${r.approverId}, ${r.at.getTime()}, ${r.at.getTime()}
     WHERE NOT EXISTS (${overlapping(r)})
     RETURNING id`)
   return rows[0]?.id ?? null
@@ -184,6 +188,7 @@ const fullColumns = {
   typeName: leaveTypes.name,
   approverId: manager.id,
   approverName: manager.name,
+  approverStatus: manager.status,
   deciderName: decider.name,
 }
 export interface FullRequest {
@@ -192,12 +197,13 @@ export interface FullRequest {
   typeName: string
   approverId: number | null
   approverName: string | null
+  approverStatus: number | null
   deciderName: string | null
 }
 
 
 function fullRequests(db: Queryable, where: SQL | undefined) {
-  return joinApprover(db.select(fullColumns).from(leaveRequests).$dynamic(), leaveRequests.employeeId)
+  return joinApprover(db.select(fullColumns).from(leaveRequests).$dynamic(), leaveRequests.employeeId, leaveRequests.approverId)
     .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
     .leftJoin(decider, eq(decider.id, leaveRequests.decidedBy))
     .where(where)
@@ -233,24 +239,12 @@ export async function listRequests(db: Queryable, filter: RequestFilter, window:
   return { rows: rows as FullRequest[], total }
 }
 
-export interface DecidableFilter {
-  status: RequestRow['status']
-  /** only requests this employee decides (routing); undefined: every request (approvals:manage) */
-  approverId?: number
-  /** never the caller's own requests */
-  exceptEmployeeId: number | null
-}
-
 /** The requests a caller may decide (approvals inbox, CONTRACT §10), oldest first. */
 export async function listDecidable(db: Queryable, filter: DecidableFilter, window: PageWindow) {
-  const where = and(
-    eq(leaveRequests.status, filter.status),
-    filter.approverId === undefined ? undefined : and(eq(manager.id, filter.approverId), isNotNull(manager.id)),
-    filter.exceptEmployeeId === null ? undefined : sql`${leaveRequests.employeeId} <> ${filter.exceptEmployeeId}`,
-  )
+  const where = decidableWhere(leaveRequests, filter)
   const [rows, [{ total }]] = await Promise.all([
     fullRequests(db, where).orderBy(asc(leaveRequests.createdAt), asc(leaveRequests.id)).limit(window.pageSize).offset(window.offset),
-    joinApprover(db.select({ total: count() }).from(leaveRequests).$dynamic(), leaveRequests.employeeId).where(where),
+    joinApprover(db.select({ total: count() }).from(leaveRequests).$dynamic(), leaveRequests.employeeId, leaveRequests.approverId).where(where),
   ])
   return { rows: rows as FullRequest[], total }
 }

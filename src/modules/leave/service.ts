@@ -6,13 +6,15 @@ import { isCalendarDate } from '../../lib/dates'
 import { addDays, daysBetween, localDate } from '../../lib/local-time'
 import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
-import { callerContext, companyOf, type CallerContext } from '../attendance/caller'
+import { callerContext, companyOf, requireEmployed, type CallerContext } from '../attendance/caller'
 import { policyOf, ruleFor } from '../attendance/records'
 import type { RuleCache } from '../attendance/setup-repository'
 import { calendarBetween } from '../calendar/repository'
 import type { LeaveOfDates } from '../calendar/service'
 import { isWorkDate } from '../calendar/work-days'
+import { decidableOf, type Authorize } from '../approvals/routing'
 import { linkedEmployee, type Principal } from '../rbac/access'
+import { partiesOf, requireNotOwn } from '../rbac/own-matters'
 import type { AdjustInput, AdminRequestQuery, BalanceResponse, CreateRequestInput, LeaveRequestResponse, OwnRequestQuery } from './model'
 import * as repo from './repository'
 import { balanceOf, daysOf, halfDaysOf, toRequestResponse, yearOf } from './shapes'
@@ -76,11 +78,17 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
    * Ends a pending or approved request: a pending one gives its days back to the balance
    * (release), an approved one returns what it took (reversal). `mayEnd` refuses with a reason.
    */
-  const cancel = async (id: number, actor: Actor, mayEnd: (row: repo.RequestRow) => string | null, ownerId?: number) => {
+  const cancel = async (
+    id: number,
+    actor: Actor,
+    mayEnd: (row: repo.RequestRow) => string | null,
+    who: { ownerId: number } | { principal: Principal },
+  ) => {
     const now = clock.now()
     return database.write(async (tx) => {
       const before = await repo.findRequest(tx, id)
-      if (!before || (ownerId !== undefined && before.request.employeeId !== ownerId)) throw missingRequest(id)
+      if (!before || ('ownerId' in who && before.request.employeeId !== who.ownerId)) throw missingRequest(id)
+      if ('principal' in who) await requireNotOwn(tx, who.principal, decidableOf(`Leave request ${id}`, before.request, before), 'cancel')
       const refusal = ['pending', 'approved'].includes(before.request.status)
         ? mayEnd(before.request)
         : `Leave request ${id} is ${before.request.status}; only a pending or approved request can be cancelled`
@@ -132,7 +140,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
     },
 
     /** Adds days to (or takes them from) a balance; taking may not bring `remaining` below zero. */
-    async adjust(input: AdjustInput, actor: Actor): Promise<BalanceResponse> {
+    async adjust(principal: Principal, input: AdjustInput, actor: Actor): Promise<BalanceResponse> {
       const halfDays = halfDaysOf(input.days, 'days')
       if (halfDays === 0) throw new ValidationError('days must not be 0', [{ field: 'days', message: 'must not be 0' }])
       const reason = requiredText(input.reason, 'reason', 500)
@@ -145,6 +153,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
         const type = await repo.findType(tx, input.type_id)
         if (!type)
           throw new ValidationError(`type_id names leave type ${input.type_id}, which does not exist`, [{ field: 'type_id', message: 'does not exist' }])
+        await requireNotOwn(tx, principal, { label: `The ${type.name} balance of employee ${input.employee_id}`, employeeId: input.employee_id }, 'adjust')
         const before = balanceOf(type, input.year, (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id))
         const entry = {
           employeeId: input.employee_id,
@@ -186,6 +195,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       if (type.status !== 1)
         throw new ValidationError(`Leave type "${type.name}" is disabled and cannot be requested`, [{ field: 'type_id', message: 'is disabled' }])
       const context = await contextOf(principal)
+      requireEmployed(context, input.start_date, 'start_date')
       const perYear = await workHalfDays(context, input.start_date, input.end_date, halfDay)
       const halfDays = [...perYear.values()].reduce((a, b) => a + b, 0)
       if (halfDays === 0)
@@ -195,7 +205,16 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       const now = clock.now()
       return database.write(async (tx) => {
         const span = { employeeId, startDate: input.start_date, endDate: input.end_date, halfDay }
-        const id = await repo.insertRequestUnlessOverlap(tx, { ...span, typeId: type.id, halfDays, reason: input.reason?.trim() ?? '', at: now })
+        const parties = await partiesOf(tx, employeeId)
+        const id = await repo.insertRequestUnlessOverlap(tx, {
+          ...span,
+          ...parties,
+          createdBy: actor.userId,
+          typeId: type.id,
+          halfDays,
+          reason: input.reason?.trim() ?? '',
+          at: now,
+        })
         if (id === null) {
           const other = await repo.overlappingRequest(tx, span)
           throw new ConflictError(
@@ -247,34 +266,32 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
           row.status === 'approved' && row.startDate <= today
             ? `Leave request ${id} is approved and began on ${row.startDate} (today is ${today}); ask HR to cancel it`
             : null,
-        context.employeeId,
+        { ownerId: context.employeeId },
       )
     },
 
-    /** HR: any pending or approved request, whenever it is. */
-    adminCancel: (id: number, actor: Actor) => cancel(id, actor, () => null),
+    /** HR: any pending or approved request, whenever it is; never one's own (CONTRACT §15). */
+    adminCancel: (principal: Principal, id: number, actor: Actor) => cancel(id, actor, () => null, { principal }),
 
     /**
-     * Approves or rejects a pending request (approvals, CONTRACT §10, call this). One
-     * conditional update, so of two decisions at once exactly one happens; approval moves
-     * the days from pending to taken and deletes the absent records its full days cover.
-     */
-    /**
-     * Approves or rejects a pending request in one transaction; `authorize` (who may decide this
-     * request) runs inside it on the row it decides, so nothing changes between check and decision.
+     * Approves or rejects a pending request (approvals, CONTRACT §10, call this) in one
+     * transaction; `authorize` (who may decide it) runs inside it on the row it decides, so nothing
+     * changes between check and decision. One conditional update, so of two decisions at once
+     * exactly one happens; approval moves the days from pending to taken and deletes the absent
+     * records its full days cover.
      */
     async decide(
       id: number,
       decision: 'approved' | 'rejected',
       decider: Actor,
       note: string | null,
-      authorize: (request: repo.FullRequest) => void = () => {},
+      authorize: Authorize = async () => {},
     ): Promise<LeaveRequestResponse> {
       const now = clock.now()
       return database.write(async (tx) => {
         const before = await repo.findRequest(tx, id)
         if (!before) throw missingRequest(id)
-        authorize(before)
+        await authorize(tx, decidableOf(`Leave request ${id}`, before.request, before))
         const row = await repo.transition(tx, id, ['pending'], decision, now, { by: decider.userId, note: note?.trim() || null })
         if (!row) throw new ConflictError(`Leave request ${id} is ${before.request.status}, not pending: it cannot be ${decision}`)
         const pending = await repo.ledgerOf(tx, id, 'pending')

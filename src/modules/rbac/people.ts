@@ -84,15 +84,3 @@ export async function requireLink(db: Queryable, principal: Principal, change: L
         : `link user ${to} to an employee record`
   refuseLacking(principal, involved, (lacking) => `You cannot ${what}: it involves ${lacking}, which your own roles do not grant`)
 }
-
-/**
- * An employee's manager decides their requests (CONTRACT §10): making oneself someone's manager is
- * taking that right, which only `approvals:manage` gives.
- */
-export function requireManagerChange(principal: Principal, managerId: number | null | undefined): void {
-  if (managerId === undefined || managerId === null || managerId !== principal.employeeId) return
-  if (!allows(principal.ability, 'approvals:manage'))
-    throw new ForbiddenError(
-      'You cannot make yourself the manager of an employee: that would let you decide their requests, which needs approvals:manage',
-    )
-}

@@ -37,7 +37,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
     .use(locale)
     .post(
       '',
-      async ({ body, actor, set }) => withSuccess(reply.created(set, await salaries.create(body, actor), 'Salary record created')),
+      async ({ body, actor, principal, set }) => withSuccess(reply.created(set, await salaries.create(body, actor, principal), 'Salary record created')),
       {
         permission: 'salaries:create',
         body: CreateSalaryBody,
@@ -65,7 +65,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
     })
     .patch(
       '/batch-status',
-      async ({ body, actor }) => reply.ok(await salaries.batchStatus(body.ids, body.status, actor).then(() => null), 'Statuses updated'),
+      async ({ body, actor, principal }) => reply.ok(await salaries.batchStatus(body.ids, body.status, actor, principal).then(() => null), 'Statuses updated'),
       {
         permission: 'salaries:update',
         body: BatchStatusBody,
@@ -84,7 +84,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
     })
     .put(
       '/:id',
-      async ({ params, body, actor, locale }) => reply.ok(await salaries.update(params.id, body, actor, locale), 'Salary record updated'),
+      async ({ params, body, actor, principal, locale }) => reply.ok(await salaries.update(params.id, body, actor, principal, locale), 'Salary record updated'),
       {
         permission: 'salaries:update',
         params: IdParams,
@@ -102,7 +102,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
     )
     .delete(
       '/:id',
-      async ({ params, actor }) => reply.ok(await salaries.remove(params.id, actor).then(() => null), 'Salary record deleted'),
+      async ({ params, actor, principal }) => reply.ok(await salaries.remove(params.id, actor, principal).then(() => null), 'Salary record deleted'),
       {
         permission: 'salaries:delete',
         params: IdParams,

@@ -54,7 +54,7 @@ export async function deleteSalary(db: Queryable, id: number): Promise<void> {
 
 export async function statusesOf(db: Queryable, ids: number[]) {
   return db
-    .select({ id: salaries.id, status: salaries.status, paymentDate: salaries.paymentDate })
+    .select({ id: salaries.id, employeeId: salaries.employeeId, status: salaries.status, paymentDate: salaries.paymentDate })
     .from(salaries)
     .where(inArray(salaries.id, ids))
 }

@@ -10,6 +10,7 @@ import { onConstraint } from '../../lib/sqlite-errors'
 import { statusText } from '../../lib/status-text'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { linkedEmployee, type Principal } from '../rbac/access'
+import { requireNotOwn } from '../rbac/own-matters'
 import {
   DEDUCTION_ITEMS,
   INCOME_ITEMS,
@@ -141,9 +142,12 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
   })
 
   const ownEmployee = (principal: Principal) => linkedEmployee(principal, 'salary records')
+  /** Nobody creates, changes, deletes or pays their own salary, but the owner (role admin) (CONTRACT §15). */
+  const requireNotOwnSalary = (tx: Queryable, principal: Principal, employeeId: number, label: string) =>
+    requireNotOwn(tx, principal, { label, employeeId }, 'pay', true)
 
   return {
-    async create(input: CreateSalaryInput, actor: Actor): Promise<SalaryResponse> {
+    async create(input: CreateSalaryInput, actor: Actor, principal: Principal): Promise<SalaryResponse> {
       checkPaymentDate(input.payment_date)
       const status = input.status === '1' ? 1 : 0
       const values = settle({ ...ZERO, ...sentAmounts(input) }, input.net_salary)
@@ -155,6 +159,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
               throw new ValidationError(`employee_id names employee ${input.employee_id}, which does not exist`, [
                 { field: 'employee_id', message: 'does not exist' },
               ])
+            await requireNotOwnSalary(tx, principal, input.employee_id, `The salary of employee ${input.employee_id}`)
             const id = await repo.insertSalary(tx, {
               ...values,
               employeeId: input.employee_id,
@@ -184,13 +189,14 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
       return toSalaryResponse(row, locale)
     },
 
-    async update(id: number, input: UpdateSalaryInput, actor: Actor, locale: Locale): Promise<SalaryResponse> {
+    async update(id: number, input: UpdateSalaryInput, actor: Actor, principal: Principal, locale: Locale): Promise<SalaryResponse> {
       checkPaymentDate(input.payment_date)
       const sent = sentAmounts(input)
       const now = clock.now()
       return database.write(async (tx) => {
         const before = await repo.findSalary(tx, id)
         if (!before) throw missing(id)
+        await requireNotOwnSalary(tx, principal, before.employeeId, `Salary record ${id}`)
         const current = amountsOf(before)
         const changed = (Object.keys(sent) as AmountField[]).filter((item) => sent[item] !== current[item])
         if (before.status === 1 && changed.length > 0)
@@ -219,11 +225,12 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
       })
     },
 
-    async remove(id: number, actor: Actor): Promise<void> {
+    async remove(id: number, actor: Actor, principal: Principal): Promise<void> {
       const now = clock.now()
       await database.write(async (tx) => {
         const before = await repo.findSalary(tx, id)
         if (!before) throw missing(id)
+        await requireNotOwnSalary(tx, principal, before.employeeId, `Salary record ${id}`)
         await repo.deleteSalary(tx, id)
         await recordAudit(tx, actor, now, { action: 'salary.delete', resource: 'salary', resourceId: id, before: snapshot(before) })
       })
@@ -233,7 +240,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
      * Every id gets the status in one transaction; unknown ids → 400 naming them, and nothing changes.
      * The payment dates follow as in a PUT: records paid now get today's, records set to "0" lose theirs.
      */
-    async batchStatus(ids: number[], status: '0' | '1', actor: Actor): Promise<void> {
+    async batchStatus(ids: number[], status: '0' | '1', actor: Actor, principal: Principal): Promise<void> {
       const unique = [...new Set(ids)]
       const now = clock.now()
       await database.write(async (tx) => {
@@ -244,6 +251,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
           throw new ValidationError(`Unknown salary record${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; nothing was changed`, [
             { field: 'ids', message: `unknown: ${unknown.join(', ')}` },
           ])
+        for (const row of before) await requireNotOwnSalary(tx, principal, row.employeeId, `Salary record ${row.id}`)
         await repo.setStatuses(tx, unique, Number(status), now)
         // the dates that change: today's for records paid now, none for records set back to "0"
         const day = today()
@@ -257,7 +265,8 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
         }
         for (const [date, group] of redated) await repo.setPaymentDates(tx, group, date)
         const after = await repo.statusesOf(tx, unique)
-        await recordAudit(tx, actor, now, { action: 'salary.batch_status', resource: 'salary', resourceId: null, before, after })
+        const shown = (rows: typeof before) => rows.map(({ id, status, paymentDate }) => ({ id, status, paymentDate }))
+        await recordAudit(tx, actor, now, { action: 'salary.batch_status', resource: 'salary', resourceId: null, before: shown(before), after: shown(after) })
       })
     },
 

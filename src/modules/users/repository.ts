@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
-import { users } from '../../db/schema'
+import { attendanceCorrections, leaveRequests, users } from '../../db/schema'
 import { inBatches } from '../../db/batches'
 import { containsAny } from '../../db/search'
 import type { PageWindow } from '../../http/pagination'
@@ -63,6 +63,11 @@ export async function bumpTokenVersion(db: Queryable, id: number, at: Date): Pro
 }
 
 export async function deleteUser(db: Queryable, id: number): Promise<boolean> {
+  // ON DELETE SET NULL by hand: SQLite cannot add it to the columns added later (migration 0012)
+  await db.update(users).set({ createdBy: null }).where(eq(users.createdBy, id))
+  await db.update(leaveRequests).set({ createdBy: null }).where(eq(leaveRequests.createdBy, id))
+  await db.update(leaveRequests).set({ linkedUserId: null }).where(eq(leaveRequests.linkedUserId, id))
+  await db.update(attendanceCorrections).set({ linkedUserId: null }).where(eq(attendanceCorrections.linkedUserId, id))
   const deleted = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id })
   return deleted.length > 0
 }

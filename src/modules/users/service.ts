@@ -103,6 +103,7 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
             email: optionalText(input.email),
             avatar: optionalText(input.avatar),
             status: input.status ?? 1,
+            createdBy: actor.userId,
             createdAt: now,
             updatedAt: now,
           })

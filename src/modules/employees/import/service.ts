@@ -8,7 +8,8 @@ import { recordAudits, type Actor, type AuditEntry } from '../../audit/recorder'
 import { departmentKey, departmentsByName } from '../../departments/repository'
 import type { Principal } from '../../rbac/access'
 import { EMPLOYEE_ROLE } from '../../rbac/catalogue'
-import { requireManagerChange, requireRoles } from '../../rbac/people'
+import { recordLinkChange, requireDeciderChoice } from '../../rbac/own-matters'
+import { requireRoles } from '../../rbac/people'
 import { findRoleId, findRolesByName, grantRoleToMany, roleNamesByUser } from '../../rbac/repository'
 import { insertUsers, takenUsernames } from '../../users/repository'
 import { usernameTaken } from '../../users/service'
@@ -84,11 +85,12 @@ async function databaseProblems(db: Queryable, items: ImportRow[]): Promise<Fiel
 
 /**
  * The rule for people (rbac/people.ts), as creating each row's employee applies it: making oneself
- * someone's manager needs approvals:manage; a new account gets role employee, whose permissions
+ * someone's manager, or an account of one's own recent making, needs approvals:manage; a new account gets role employee, whose permissions
  * the caller must hold. A refusal is a 403 for the whole file.
  */
-async function requirePeopleRule(db: Queryable, principal: Principal, items: ImportRow[]): Promise<void> {
-  for (const item of items) if (typeof item.input.manager_id === 'number') requireManagerChange(principal, item.input.manager_id)
+async function requirePeopleRule(db: Queryable, principal: Principal, items: ImportRow[], now: Date): Promise<void> {
+  for (const managerId of new Set(items.map((item) => item.input.manager_id)))
+    if (typeof managerId === 'number') await requireDeciderChoice(db, principal, managerId, now)
   if (items.some((item) => item.input.username !== undefined || item.input.password !== undefined))
     await requireRoles(db, principal, await findRolesByName(db, [EMPLOYEE_ROLE]), 'give a new account role employee')
 }
@@ -129,7 +131,7 @@ export function createEmployeeImport({ database, clock, hashing }: EmployeeImpor
         if ('input' in read) items.push(read)
         else early.push(read)
       }
-      await requirePeopleRule(db, principal, items)
+      await requirePeopleRule(db, principal, items, clock.now())
       await check(db, header, fresh(items), early)
       if (dryRun) return { created: items.length, errors: [] }
 
@@ -145,7 +147,7 @@ export function createEmployeeImport({ database, clock, hashing }: EmployeeImpor
         await database.write(async (tx) => {
           // decided here, under the write lock: what changed while the passwords were hashed is seen
           const rows = fresh(items)
-          await requirePeopleRule(tx, principal, rows)
+          await requirePeopleRule(tx, principal, rows, now)
           await check(tx, header, rows, [])
           await createAll(tx, rows, hashes, actor, now)
         })
@@ -176,6 +178,7 @@ async function createAll(tx: Queryable, rows: ImportRow[], hashes: Map<number, s
         passwordHash: hashes.get(item.row)!,
         name: newEmployeeRow(item.input, null, now).name,
         status: 1,
+        createdBy: actor.userId,
         createdAt: now,
         updatedAt: now,
       })),
@@ -184,6 +187,7 @@ async function createAll(tx: Queryable, rows: ImportRow[], hashes: Map<number, s
   }
   const userOf = (item: ImportRow) => (item.input.username === undefined ? null : userIds.get(usernameOf(item)!)!)
   const stored = await insertEmployees(tx, rows.map((item) => newEmployeeRow(item.input, userOf(item), now)))
+  for (const employee of stored) if (employee.userId !== null) await recordLinkChange(tx, employee.id, null, employee.userId, now)
   const roles = await roleNamesByUser(tx, [...userIds.values()])
   const entries: AuditEntry[] = []
   rows.forEach((item, i) => {
