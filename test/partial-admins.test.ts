@@ -415,3 +415,232 @@ describe('making oneself a group’s manager', () => {
     expect([renamed.status, renamed.body.data.name]).toEqual([200, 'Floor 2'])
   })
 })
+
+/*
+ * Issue 25, CONTRACT §15: choosing one's own decider. Every admin route that can change who decides
+ * someone's requests is tried here by a clerk with an employee record (in group "Desk", managed by
+ * "Desk Boss") holding just what the route needs: 403, and nothing changes. Every other changing
+ * route is listed with why it cannot change an approver, so a new route must be placed.
+ */
+interface DeciderAttempt {
+  why: string
+  permissions: string[]
+  method: string
+  path: () => string
+  body?: () => unknown
+  form?: () => FormData
+  /** runs as the clerk before the attempt (e.g. making a puppet account) */
+  prepare?: (token: string) => Promise<void>
+  message: () => string
+}
+
+const steer = (what: string, from: string, to: string) =>
+  `You cannot ${what}: that changes who decides your own requests (${from} → ${to}); ask another administrator`
+const FRESH = (id: () => number, username: string) => () =>
+  `You cannot make employee ${id()} a manager: their account "${username}" was created by you in the last 30 days, and choosing who decides requests through an account of your own making needs approvals:manage`
+const desk = { group: 0, other: 0, annex: 0, boss: 0, colleague: 0, spare: 0, puppets: new Map<string, number>() }
+const deciderClerks = new Map<string, { employeeId: number; userId: number; name: string; token: string }>()
+/** A clerk whose role holds just `permissions`, linked to an employee record in group Desk. */
+async function deciderClerk(key: string, permissions: string[]) {
+  let clerk = deciderClerks.get(key)
+  if (!clerk) {
+    const n = deciderClerks.size
+    const role = `steer_${String.fromCharCode(97 + n)}`
+    await ok('POST', '/api/v1/admin/roles', { name: role })
+    for (const permission of permissions) await ok('POST', '/api/v1/admin/roles/permissions/add', { role_name: role, permission_name: permission })
+    const user = await makeUser(t.app, admin, `steer-${n}`, [role])
+    const employee = await ok('POST', '/api/v1/admin/employees', { name: `Steer ${n}`, user_id: user.id })
+    await ok('POST', `/api/v1/admin/attendance/groups/${desk.group}/employees`, { employee_ids: [employee.id] })
+    clerk = { employeeId: employee.id, userId: user.id, name: `Steer ${n}`, token: await login(t.app, `steer-${n}`, `steer-${n}-password-1`) }
+    deciderClerks.set(key, clerk)
+  }
+  return clerk
+}
+const current = { key: '' }
+const own = () => deciderClerks.get(current.key)?.employeeId ?? 0
+const ownName = () => deciderClerks.get(current.key)?.name ?? ''
+const puppet = (name: string) => async (token: string) => {
+  const made = await req(t.app, 'POST', '/api/v1/admin/employees', { token, body: { name, username: name, password: `${name}-password-1` } })
+  if (made.status !== 201) throw new Error(JSON.stringify(made.body))
+  desk.puppets.set(name, made.body.data.id)
+}
+
+const DECIDER_ATTEMPTS: DeciderAttempt[] = [
+  {
+    why: 'set the manager of one’s own record',
+    permissions: ['employees:update'],
+    method: 'PUT',
+    path: () => `/api/v1/admin/employees/${own()}`,
+    body: () => ({ manager_id: desk.colleague }),
+    message: () => steer(`change the manager of employee ${own()} (${ownName()})`, `employee ${desk.boss}`, `employee ${desk.colleague}`),
+  },
+  {
+    why: 'mark one’s own manager as left',
+    permissions: ['employees:update'],
+    method: 'PUT',
+    path: () => `/api/v1/admin/employees/${desk.boss}`,
+    body: () => ({ status: 0 }),
+    message: () => steer(`mark employee ${desk.boss} (Desk Boss) as left`, `employee ${desk.boss}`, 'holders of approvals:manage'),
+  },
+  {
+    why: 'unlink one’s own account',
+    permissions: ['employees:update'],
+    method: 'PUT',
+    path: () => `/api/v1/admin/employees/${own()}`,
+    body: () => ({ user_id: null }),
+    message: () => 'You cannot unlink your own account from its employee record: that changes whose requests are your own; ask another administrator',
+  },
+  {
+    why: 'move one’s own account to another record',
+    permissions: ['employees:update', 'salaries:read', 'attendance_records:read'],
+    method: 'PUT',
+    path: () => `/api/v1/admin/employees/${desk.spare}`,
+    body: () => ({ user_id: -1 }),
+    message: () => 'You cannot move your own account to another employee record: that changes whose requests are your own; ask another administrator',
+  },
+  {
+    why: 'delete one’s own manager',
+    permissions: ['employees:delete'],
+    method: 'DELETE',
+    path: () => `/api/v1/admin/employees/${desk.boss}`,
+    message: () => steer(`delete employee ${desk.boss} (Desk Boss)`, `employee ${desk.boss}`, 'holders of approvals:manage'),
+  },
+  {
+    why: 'create an employee managed by an account one just made',
+    permissions: ['employees:create'],
+    prepare: puppet('puppet-one'),
+    method: 'POST',
+    path: () => '/api/v1/admin/employees',
+    body: () => ({ name: 'Report', manager_id: desk.puppets.get('puppet-one') }),
+    message: FRESH(() => desk.puppets.get('puppet-one')!, 'puppet-one'),
+  },
+  {
+    why: 'import employees managed by an account one just made',
+    permissions: ['employees:create'],
+    prepare: puppet('puppet-two'),
+    method: 'POST',
+    path: () => '/api/v1/admin/employees/import?dry_run=false',
+    form: () => {
+      const form = new FormData()
+      form.append('file', new File([`name,manager_id\nReport,${desk.puppets.get('puppet-two')}\n`], 'employees.csv', { type: 'text/csv' }))
+      return form
+    },
+    message: FRESH(() => desk.puppets.get('puppet-two')!, 'puppet-two'),
+  },
+  {
+    why: 'create a group managed by an account one just made',
+    permissions: ['employees:create', 'attendance_groups:create'],
+    prepare: puppet('puppet-three'),
+    method: 'POST',
+    path: () => '/api/v1/admin/attendance/groups',
+    body: () => ({ name: 'Puppet Floor', company_id: 1, manager_id: desk.puppets.get('puppet-three') }),
+    message: FRESH(() => desk.puppets.get('puppet-three')!, 'puppet-three'),
+  },
+  {
+    why: 'set the manager of one’s own group',
+    permissions: ['attendance_groups:update'],
+    method: 'PUT',
+    path: () => `/api/v1/admin/attendance/groups/${desk.group}`,
+    body: () => ({ manager_id: desk.colleague }),
+    message: () => steer(`change group ${desk.group} (Desk), which you belong to`, `employee ${desk.boss}`, `employee ${desk.colleague}`),
+  },
+  {
+    why: 'move oneself into another group',
+    permissions: ['attendance_groups:update'],
+    method: 'POST',
+    path: () => `/api/v1/admin/attendance/groups/${desk.other}/employees`,
+    body: () => ({ employee_ids: [own()] }),
+    message: () => steer(`move yourself into group ${desk.other}`, `employee ${desk.boss}`, `employee ${desk.colleague}`),
+  },
+  {
+    why: 'move oneself out of one’s group',
+    permissions: ['attendance_groups:update'],
+    method: 'DELETE',
+    path: () => `/api/v1/admin/attendance/groups/${desk.group}/employees`,
+    body: () => ({ employee_ids: [own()] }),
+    message: () => steer(`move yourself out of group ${desk.group}`, `employee ${desk.boss}`, 'holders of approvals:manage'),
+  },
+  {
+    why: 'annex an employee into a group one manages',
+    permissions: ['attendance_groups:update'],
+    prepare: async () => {
+      await ok('PUT', `/api/v1/admin/attendance/groups/${desk.annex}`, { manager_id: own() })
+    },
+    method: 'POST',
+    path: () => `/api/v1/admin/attendance/groups/${desk.annex}/employees`,
+    body: () => ({ employee_ids: [desk.colleague] }),
+    message: () =>
+      `You cannot add employees to group ${desk.annex}: you manage it, so you would decide their requests, which needs approvals:manage`,
+  },
+  {
+    why: 'delete one’s own group',
+    permissions: ['attendance_groups:delete'],
+    method: 'DELETE',
+    path: () => `/api/v1/admin/attendance/groups/${desk.group}`,
+    message: () => steer(`delete group ${desk.group} (Desk), which you belong to`, `employee ${desk.boss}`, 'holders of approvals:manage'),
+  },
+]
+
+/** Changing routes that cannot change who decides anyone's requests, with why. */
+const CANNOT_STEER: Record<string, string> = {
+  'POST /api/v1/admin/users': 'a new account has no employee record',
+  'PUT /api/v1/admin/users/:id': 'an account’s fields and status; approvers are employees',
+  'PUT /api/v1/admin/users/:id/password': 'a password',
+  'DELETE /api/v1/admin/users/:id': 'an account; its employee record stays, as does the approver',
+  'POST /api/v1/admin/roles/assign': 'roles (approvals:manage itself is covered by the people rule)',
+  'POST /api/v1/admin/roles/revoke': 'roles',
+  'PUT /api/v1/admin/roles/:id': 'roles',
+  'DELETE /api/v1/admin/roles/:id': 'roles',
+  'POST /api/v1/admin/roles/permissions/add': 'roles',
+  'POST /api/v1/admin/roles/permissions/remove': 'roles',
+  'POST /api/v1/admin/attendance/groups/:id/rules': 'attendance set-up',
+  ...Object.fromEntries(
+    Object.entries(NOT_ABOUT_PEOPLE).filter(([route]) => !/^(POST|PUT|DELETE) \/api\/v1\/admin\/attendance\/groups/.test(route)),
+  ),
+}
+
+describe('choosing one’s own decider (CONTRACT §15)', () => {
+  beforeAll(async () => {
+    const company = await ok('POST', '/api/v1/admin/companies', { name: 'Desk Co' })
+    desk.boss = (await ok('POST', '/api/v1/admin/employees', { name: 'Desk Boss' })).id
+    desk.colleague = (await ok('POST', '/api/v1/admin/employees', { name: 'Colleague' })).id
+    desk.spare = (await ok('POST', '/api/v1/admin/employees', { name: 'Spare' })).id
+    desk.group = (await ok('POST', '/api/v1/admin/attendance/groups', { name: 'Desk', company_id: company.id, manager_id: desk.boss })).id
+    desk.other = (await ok('POST', '/api/v1/admin/attendance/groups', { name: 'Other', company_id: company.id, manager_id: desk.colleague })).id
+    desk.annex = (await ok('POST', '/api/v1/admin/attendance/groups', { name: 'Annex', company_id: company.id })).id
+  }, 30_000)
+
+  test('every changing route is tried here or listed as unable to change an approver', () => {
+    const tried = new Set(DECIDER_ATTEMPTS.map((attempt) => `${attempt.method} ${attempt.path().split('?')[0].replace(/\/-?\d+(?=\/|$)/g, '/:id')}`))
+    const unplaced = t.app.routes
+      .filter((route) => !['GET', 'HEAD'].includes(route.method))
+      .filter((route) => (route.hooks.detail as { 'x-permission'?: string } | undefined)?.['x-permission'])
+      .map((route) => `${route.method} ${route.path}`)
+      .filter((key) => !tried.has(key) && !(key in CANNOT_STEER))
+    expect(unplaced).toEqual([])
+  })
+
+  DECIDER_ATTEMPTS.forEach((attempt, i) =>
+    test(`${attempt.permissions.join(' + ')}: ${attempt.why} → 403, nothing changes`, async () => {
+      current.key = `attempt-${i}`
+      // one clerk per attempt, so each starts in group Desk with Desk Boss deciding
+      const clerk = await deciderClerk(current.key, attempt.permissions)
+      await attempt.prepare?.(clerk.token)
+      const body = attempt.body?.()
+      const sent =
+        body && typeof body === 'object' && (body as { user_id?: number }).user_id === -1
+          ? { user_id: clerk.userId }
+          : body
+      const before = await tableRows(t)
+      const reply = attempt.form
+        ? await replyOf(
+            await t.app.handle(
+              new Request(`http://localhost${attempt.path()}`, { method: attempt.method, body: attempt.form(), headers: { authorization: `Bearer ${clerk.token}` } }),
+            ),
+          )
+        : await req(t.app, attempt.method, attempt.path(), { token: clerk.token, body: sent })
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: 403, body: errorBody(403, attempt.message()) })
+      expect(await tableRows(t)).toEqual(before)
+    }),
+  )
+})
