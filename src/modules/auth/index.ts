@@ -19,7 +19,7 @@ export const authController = (guard: AuthGuard, reply: Replier, auth: AuthServi
         'Returns an access token (send it as `Authorization: Bearer <access_token>`) and a refresh token. Failed sign-ins are counted per username and client address.',
         errors({
           401: 'Wrong username or password (the same message for both), or the account is disabled',
-          429: 'Too many failed sign-ins for this username from this address, or from this address at all, within 15 minutes; or more than 2 sign-ins at once from this address',
+          429: 'Too many failed sign-ins for this username from this address within 15 minutes; or, while the address looks like password spraying (many distinct usernames failed from it, unknown ones above all), a username that has not signed in from it within 90 days; or more than 2 sign-ins at once from this address',
           503: 'The service is busy checking other passwords',
         }),
       ),

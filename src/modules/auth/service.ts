@@ -16,7 +16,7 @@ import { presentUser } from '../users/service'
 import { bumpTokenVersion, findUserById, findUserByUsername, updateUser, type UserRow } from '../users/repository'
 import type { Me, TokenPair, UpdateMeInput } from './model'
 import * as repo from './repository'
-import { createLockBook, FAILURE_LIMITS, LOGIN_WINDOW_MS, throughGate } from './throttle'
+import { attemptWindows, createLockBook, FAILURE_LIMITS, throughGate } from './throttle'
 import { hashRefreshToken, newRefreshToken, type TokenService } from './tokens'
 
 export interface AuthDeps {
@@ -71,9 +71,7 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
       const checked = await throughGate(hashGate, ip, async () => {
         const now = clock.now()
         // counted before the slow password check, so parallel guesses cannot all pass the limits
-        const attempt = await database.write((tx) =>
-          repo.reserveAttempt(tx, key, now, new Date(now.getTime() - LOGIN_WINDOW_MS), FAILURE_LIMITS),
-        )
+        const attempt = await database.write((tx) => repo.reserveAttempt(tx, key, now, attemptWindows(now), FAILURE_LIMITS))
         if (attempt === null) return { locked: true, now } as const
         const user = await findUserByUsername(db, username)
         const valid = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash()))
