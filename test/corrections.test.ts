@@ -556,16 +556,15 @@ describe('deciding: rejection and who decides', () => {
     expect(await rawRecord(record.id)).toEqual(raw)
   })
 
-  test('the employee may not decide their own, nor another employee who is not the approver (403); nothing changes', async () => {
+  test('the employee may not decide their own, nor another employee who is not the approver (404); nothing changes', async () => {
     const made = await ask('ann', '2024-03-12', { clock_in_time: instant('2024-03-12T08:40') })
     const record = (await recordOf('ann', '2024-03-12'))!
     const raw = await rawRecord(record.id)
     expect((await decide('ann', 'approve', made.id)).body).toEqual(failure(403, `Correction ${made.id} is your own: nobody decides their own request`))
     expect((await decide('ann', 'reject', made.id, { note: 'No' })).body).toEqual(failure(403, `Correction ${made.id} is your own: nobody decides their own request`))
-    expect((await decide('ben', 'approve', made.id)).body).toEqual(
-      failure(403, `Correction ${made.id} is for mia (employee ${ids.mia}) to decide, or a holder of approvals:manage`),
-    )
-    expect((await decide('ned', 'reject', made.id, { note: 'No' })).status).toBe(403)
+    // to anyone but its approver and holders of approvals:manage it does not exist (CONTRACT §15)
+    expect((await decide('ben', 'approve', made.id)).body).toEqual(failure(404, `Correction ${made.id} does not exist`))
+    expect((await decide('ned', 'reject', made.id, { note: 'No' })).status).toBe(404)
     expect(await correctionRow(made.id)).toMatchObject({ status: 'pending', decidedBy: null, decidedAt: null })
     expect(await rawRecord(record.id)).toEqual(raw)
     // withdrawn by its author: cancelled, decided by ann's account

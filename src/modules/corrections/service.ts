@@ -337,7 +337,6 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
           before,
           after,
           ...(await partiesOf(tx, found.employeeId)),
-          approverId: null,
           createdBy: actor.userId,
           decidedBy: actor.userId,
           decidedAt: now,

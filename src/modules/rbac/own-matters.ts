@@ -111,7 +111,8 @@ export async function recordLinkChange(db: Queryable, employeeId: number, from: 
   if (from !== null)
     await db
       .update(employeeLinks)
-      .set({ unlinkedAt: at })
+      // a clock set back (tests do; NTP may) never ends a link before it began
+      .set({ unlinkedAt: sql`max(${employeeLinks.linkedAt}, ${at.getTime()})` })
       .where(and(eq(employeeLinks.employeeId, employeeId), isNull(employeeLinks.unlinkedAt)))
   if (to !== null) await db.insert(employeeLinks).values({ employeeId, userId: to, linkedAt: at })
 }
