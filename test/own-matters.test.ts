@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
+import { openDatabase } from '../src/db/client'
+import { migrate } from '../src/db/migrate'
 import { employeeLinks, leaveRequests } from '../src/db/schema'
-import { errorBody, login, loginAdmin, makeUser, req, startApp, tableRows, type TestApp } from './helpers'
+import { errorBody, login, loginAdmin, makeUser, req, startApp, tableRows, tempDir, type TestApp } from './helpers'
+import { startSqld } from './sqld'
 
 /*
  * Issue 25, CONTRACT §15: nobody decides, adjusts or pays their own matters, by any path. Each
@@ -252,4 +257,72 @@ describe('requests that cannot be', () => {
       await ok('admin', 'PUT', `/api/v1/admin/employees/${ids.boss}`, { status: 1 })
     }
   })
+})
+
+describe('the migration on data made before the rule (0012, 0013)', () => {
+  /** The database at migration 0011 with an organisation and requests, then migrated to the end. */
+  async function migrated(url: (dir: string) => Promise<{ url: string; stop(): Promise<void> }>) {
+    const dir = tempDir()
+    const before = join(dir, 'drizzle-0011')
+    mkdirSync(join(before, 'meta'), { recursive: true })
+    const migrations = join(import.meta.dir, '..', 'drizzle')
+    const journal = JSON.parse(readFileSync(join(migrations, 'meta', '_journal.json'), 'utf8'))
+    journal.entries = journal.entries.filter((entry: { idx: number }) => entry.idx <= 11)
+    writeFileSync(join(before, 'meta', '_journal.json'), JSON.stringify(journal))
+    for (const entry of journal.entries) copyFileSync(join(migrations, `${entry.tag}.sql`), join(before, `${entry.tag}.sql`))
+    const where = await url(dir)
+    const database = await openDatabase(where.url)
+    try {
+      await migrate(database, before)
+      for (const statement of [
+        `INSERT INTO users (username, password_hash, name) VALUES ('ann', 'x', 'Ann'), ('max', 'x', 'Max'), ('gus', 'x', 'Gus')`,
+        `INSERT INTO companies (name) VALUES ('Acme')`,
+        // Max (left) manages Ann; Gus manages the group; Bea has no account and nobody above her
+        `INSERT INTO employees (name, user_id, status) VALUES ('Ann', 1, 1), ('Max', 2, 0), ('Gus', 3, 1), ('Bea', NULL, 1)`,
+        `UPDATE employees SET manager_id = 2 WHERE id = 1`,
+        `INSERT INTO attendance_groups (name, company_id, manager_id) VALUES ('Office', 1, 3)`,
+        `INSERT INTO attendance_group_members (employee_id, group_id, created_at) VALUES (1, 1, 0), (3, 1, 0)`,
+        `INSERT INTO leave_types (name) VALUES ('Annual')`,
+        `INSERT INTO leave_requests (employee_id, type_id, start_date, end_date, half_days) VALUES (1, 1, '2024-03-18', '2024-03-18', 2), (3, 1, '2024-03-18', '2024-03-18', 2), (4, 1, '2024-03-18', '2024-03-18', 2)`,
+        `INSERT INTO attendance_corrections (employee_id, work_date, timezone, reason) VALUES (1, '2024-03-12', 'UTC', 'forgot')`,
+      ])
+        await database.client.execute(statement)
+      await migrate(database)
+      const rows = async (sql: string) => (await database.client.execute(sql)).rows.map((row): Record<string, unknown> => ({ ...row }))
+      return {
+        links: await rows('SELECT employee_id, user_id, linked_at, unlinked_at FROM employee_links ORDER BY employee_id'),
+        leave: await rows('SELECT employee_id, created_by, linked_user_id, approver_id FROM leave_requests ORDER BY id'),
+        corrections: await rows('SELECT employee_id, created_by, linked_user_id, approver_id FROM attendance_corrections ORDER BY id'),
+        temp: await rows(`SELECT name FROM sqlite_master WHERE name = 'own_matters_routing'`),
+      }
+    } finally {
+      database.close()
+      await where.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  const expected = {
+    links: [
+      { employee_id: 1, user_id: 1, linked_at: 0, unlinked_at: null },
+      { employee_id: 2, user_id: 2, linked_at: 0, unlinked_at: null },
+      { employee_id: 3, user_id: 3, linked_at: 0, unlinked_at: null },
+    ],
+    // Ann's manager has left: the group's manager decides; Gus manages his own group: nobody but approvals:manage
+    leave: [
+      { employee_id: 1, created_by: 1, linked_user_id: 1, approver_id: 3 },
+      { employee_id: 3, created_by: 3, linked_user_id: 3, approver_id: null },
+      { employee_id: 4, created_by: null, linked_user_id: null, approver_id: null },
+    ],
+    corrections: [{ employee_id: 1, created_by: null, linked_user_id: 1, approver_id: 3 }],
+    temp: [],
+  }
+
+  test('today’s links count from the beginning; requests get their employee’s account and today’s approver (embedded file)', async () => {
+    expect(await migrated(async (dir) => ({ url: `file:${join(dir, 'old.db')}`, stop: async () => {} }))).toEqual(expected)
+  })
+
+  test('the same on a libSQL server', async () => {
+    expect(await migrated(async (dir) => startSqld(join(dir, 'sqld')))).toEqual(expected)
+  }, 30_000)
 })
