@@ -2,12 +2,15 @@ import { Elysia } from 'elysia'
 import pkg from '../package.json'
 import type { Config } from './config'
 import type { Database } from './db/client'
-import { createAuthGuard, createClientIp } from './http/auth'
+import { createAuthGuard, createClientIp, type Callers } from './http/auth'
 import { compression } from './http/compression'
 import { consoleAssets, consolePage, type ConsoleAssets } from './http/console'
 import { docs } from './http/docs'
 import { replier } from './http/envelope'
+import { createDiskFaultLog } from './db/disk-faults'
 import { errorHandler } from './http/error-handler'
+import { idempotency } from './http/idempotency'
+import { localDataFolders } from './lib/disk-space'
 import { watchForwarding } from './http/forwarding-watch'
 import { jsonBody } from './http/json-body'
 import { localeOf } from './http/locale'
@@ -39,6 +42,7 @@ import { createEmployeesService } from './modules/employees/service'
 import { employeeImportController } from './modules/employees/import'
 import { createEmployeeImport } from './modules/employees/import/service'
 import { healthController } from './modules/health'
+import { createIdempotencyService } from './modules/idempotency/service'
 import { approvalsController } from './modules/approvals'
 import { createApprovalsService } from './modules/approvals/service'
 import { leaveAdminController, leaveController } from './modules/leave'
@@ -80,7 +84,8 @@ export function createApp(deps: AppDeps) {
   const reply = replier(clock)
   const clientIp = createClientIp(config.trustedProxies)
   const forwarding = watchForwarding(config.trustedProxies, logger)
-  const guard = createAuthGuard(tokens, access, clientIp)
+  const callers: Callers = new WeakMap()
+  const guard = createAuthGuard(tokens, access, clientIp, callers)
   const locale = localeOf(config.locale)
   const services = { database, clock, access }
   const rbac = createRbacService(services)
@@ -93,8 +98,10 @@ export function createApp(deps: AppDeps) {
 
   return new Elysia()
     .use(consolePage(deps.console ?? null)) // its not-found answer (the console's page) goes before the error handler's
-    .use(errorHandler(clock, logger))
+    .use(errorHandler(clock, logger, createDiskFaultLog({ logger, clock, folders: localDataFolders(config) })))
     .use(jsonBody)
+    // before the compression, which would otherwise answer first (see src/http/idempotency.ts)
+    .use(idempotency({ store: createIdempotencyService({ database, clock }), callerOf: (request) => callers.get(request)?.userId ?? null, logger }))
     .onRequest(({ set }) => {
       Object.assign(set.headers, SECURITY_HEADERS)
     })
@@ -102,7 +109,7 @@ export function createApp(deps: AppDeps) {
     .use(compression())
     .use(docs(pkg.version, config.publicUrl))
     .use(consoleAssets(deps.console ?? null))
-    .use(healthController(reply, deps.probes, { tokens, access, warnings: forwarding.warnings }))
+    .use(healthController(reply, deps.probes, { tokens, access, warnings: forwarding.warnings, minFreeBytes: config.health.minFreeBytes }))
     .use(
       authController(
         guard,

@@ -3,12 +3,13 @@ import type { Config } from './config'
 import { openDatabase } from './db/client'
 import { migrate } from './db/migrate'
 import { systemClock, type Clock } from './lib/clock'
+import { localDataFolders } from './lib/disk-space'
 import { createLogger, type Logger } from './lib/logger'
 import { keepSetting } from './modules/auth/repository'
 import { createTokenService, newSecret } from './modules/auth/tokens'
 import { createUrlSigner } from './lib/url-signer'
 import { backupAge } from './modules/backups/schedule'
-import { databaseProbe } from './modules/health/probes'
+import { databaseProbe, diskFreeProbe, writeProbe } from './modules/health/probes'
 import { createAccessResolver } from './modules/rbac/access'
 import { seedAccessControl } from './modules/rbac/seed'
 import { openStore } from './modules/storage/open-store'
@@ -57,7 +58,15 @@ export async function prepare(
       urlSigner: createUrlSigner(secret),
       probes: {
         database: databaseProbe(database),
+        databaseWrite: writeProbe({
+          database,
+          clock,
+          logger,
+          intervalMs: config.health.writeProbeIntervalMs,
+          timeoutMs: config.health.writeProbeTimeoutMs,
+        }),
         storage: () => store.probe(),
+        diskFree: diskFreeProbe(localDataFolders(config)),
         ...(config.backup.intervalHours > 0 && { backupAge: backupAge(config.backup.dir, clock) }),
       },
     }

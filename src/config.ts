@@ -28,6 +28,16 @@ export interface BackupSettings {
   keep: number
 }
 
+/** What `GET /health` checks beyond "the database answers" (CONTRACT §25). */
+export interface HealthSettings {
+  /** HEALTH_MIN_FREE_MB in bytes: less free space than this where the service keeps data makes it "degraded"; 0: never */
+  minFreeBytes: number
+  /** HEALTH_WRITE_PROBE_INTERVAL_MS: the write probe runs at most once in this long; /health answers in between from its last result */
+  writeProbeIntervalMs: number
+  /** HEALTH_WRITE_PROBE_TIMEOUT_MS: a write probe not done by then counts as failed ("timeout") */
+  writeProbeTimeoutMs: number
+}
+
 export interface Config {
   port: number
   host: string
@@ -38,7 +48,10 @@ export interface Config {
   /** writes of this process in flight at once to a libSQL server; an embedded file takes one at a time */
   databaseMaxWrites: number
   storage: StorageConfig
+  /** STORAGE_SWEEP_SECONDS: crash leftovers (partial uploads, objects without rows) are looked for this often, not only at start */
+  storageSweepSeconds: number
   backup: BackupSettings
+  health: HealthSettings
   publicUrl: string
   /** undefined: generated once and kept in the database */
   jwtSecret?: string
@@ -227,7 +240,13 @@ export function loadConfig(env: Env = process.env): Config {
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 10_000, 1000, 600_000),
     databaseMaxWrites: integer(env, 'DATABASE_MAX_WRITES', 4, 1, 64),
     storage: storage(env),
+    storageSweepSeconds: integer(env, 'STORAGE_SWEEP_SECONDS', 300, 1, 86_400),
     backup: backupSettings(env, databaseUrl(env), storage(env)),
+    health: {
+      minFreeBytes: integer(env, 'HEALTH_MIN_FREE_MB', 256, 0, 1_000_000_000) * 1024 ** 2,
+      writeProbeIntervalMs: integer(env, 'HEALTH_WRITE_PROBE_INTERVAL_MS', 5000, 0, 3_600_000),
+      writeProbeTimeoutMs: integer(env, 'HEALTH_WRITE_PROBE_TIMEOUT_MS', 2000, 100, 60_000),
+    },
     publicUrl,
     jwtSecret,
     accessTokenTtl,

@@ -8,7 +8,7 @@ import { QUIET_RELEASE, quietRelease, scheduleQuietRelease } from './lib/quiet-r
 import { checkCanListen, checkDataLocations, listenProblem, StartUpError } from './lib/start-up-checks'
 import { createDayClose, scheduleDayClose } from './modules/attendance/day-close'
 import { createBackupJob, scheduleBackups } from './modules/backups/schedule'
-import { reconcileStorage } from './modules/storage/reconcile'
+import { reconcileStorage, scheduleStorageSweep } from './modules/storage/reconcile'
 
 // everything this process writes (database, uploads, backups) is its user's only
 process.umask(PRIVATE_UMASK)
@@ -65,8 +65,10 @@ deps.logger.info('Workforce is listening', {
   ...(webConsole ? { console: `${publicUrl}/` } : {}),
 })
 
-reconcileStorage(deps.database, deps.store, deps.clock.now(), deps.logger).catch((error) =>
-  deps.logger.warn('storage reconciliation skipped: the store did not answer', { error: String(error) }),
+const stopStorageSweep = scheduleStorageSweep(
+  () => reconcileStorage(deps.database, deps.store, deps.clock.now(), deps.logger),
+  config.storageSweepSeconds,
+  deps.logger,
 )
 
 const stopQuietRelease = scheduleQuietRelease(release)
@@ -91,6 +93,7 @@ const shutdown = async (signal: string) => {
   deps.logger.info('stopping: finishing requests in flight', { signal })
   stopDayClose()
   stopQuietRelease()
+  stopStorageSweep()
   await Promise.all([app.stop(false), stopBackups()])
   await deps.database.close()
   deps.logger.info('stopped')

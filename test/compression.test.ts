@@ -264,7 +264,6 @@ describe('GET /', () => {
     for (const [method, path] of [
       ['POST', '/'],
       ['DELETE', '/'],
-      ['GET', '//'],
       ['GET', '/index.html'],
       ['GET', '/api'],
       ['GET', '/api/v1'],

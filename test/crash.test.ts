@@ -74,8 +74,10 @@ describe('SIGKILL in the middle of a write load', () => {
     const started = performance.now()
     const dir = newDir()
     const dbUrl = `file:${join(dir, 'workforce.db')}`
-    // no JWT_SECRET: the generated one is kept in the database and must survive the kills too
-    const env = { DATABASE_URL: dbUrl, STORAGE_URL: `file:${join(dir, 'files')}`, ADMIN_PASSWORD }
+    // no JWT_SECRET: the generated one is kept in the database and must survive the kills too; crash
+    // leftovers of uploads are swept every second (CONTRACT §25), not only at start
+    const filesDir = join(dir, 'files')
+    const env = { DATABASE_URL: dbUrl, STORAGE_URL: `file:${filesDir}`, ADMIN_PASSWORD, STORAGE_SWEEP_SECONDS: '1' }
     let server = await start(env)
     const token = await signIn(server.base, 'admin', ADMIN_PASSWORD)
     const writes: Write[] = []
@@ -121,6 +123,20 @@ describe('SIGKILL in the middle of a write load', () => {
             const rename = { kind: 'rename' as const, id: department.id, name: `${name} renamed`, ref: name }
             if (!(await send(rename, 'PUT', `/api/v1/admin/departments/${department.id}`, { name: rename.name }, 200))) return
           }
+          if (i % 5 === 2 && !(await upload(name))) return
+        }
+      }
+      /** A small upload beside the writes: cut off by a kill, it may leave a temp file or an object without its row. */
+      const upload = async (name: string) => {
+        const form = new FormData()
+        form.append('file', new File([`${name}\n`.repeat(20_000)], `${name}.txt`, { type: 'text/plain' }))
+        try {
+          const reply = await fetch(`${base}/api/v1/storage/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } })
+          if (reply.status !== 201) throw new Error(`upload → ${reply.status} ${await reply.text()}`)
+          return true
+        } catch (error) {
+          if (!stop) throw error
+          return false
         }
       }
       const workers = Array.from({ length: 6 }, (_, w) => worker(w))
@@ -137,13 +153,28 @@ describe('SIGKILL in the middle of a write load', () => {
       server = await start(env)
       restarted.push(server)
       const health = await call(server.base, 'GET', '/health')
-      expect(health.body.data).toEqual({ status: 'ok', database: 'up', storage: 'up' })
+      expect(health.body.data).toMatchObject({ status: 'ok', database: 'up', storage: 'up' })
       await checkDatabase(dbUrl, writes)
       // the token signed before the first kill is still good: the generated key and the admin survived
       const after = await call(server.base, 'POST', '/api/v1/admin/departments', { token, body: { name: `after kill ${round}` } })
       expect(after.status).toBe(201)
       const ackedIds = writes.filter((w) => w.kind === 'department' && w.acked).map((w) => w.id!)
       expect(after.body.data.id).toBeGreaterThan(Math.max(...ackedIds))
+    }
+
+    // leftovers aged past the grace period are swept within the sweep's period, without a restart:
+    // no temp file, and no object without its row
+    const old = new Date(Date.now() - 16 * 60 * 1000)
+    for (const path of filesUnder(filesDir)) utimesSync(join(filesDir, path), old, old)
+    const client = createClient({ url: dbUrl })
+    try {
+      await eventually(async () => {
+        const known = new Set((await rows(client, 'SELECT storage_key FROM files')).map((r) => String(r.storage_key)))
+        expect(known.size).toBeGreaterThan(0)
+        expect(filesUnder(filesDir).filter((path) => path.startsWith('.tmp/') || !known.has(path))).toEqual([])
+      }, 10_000)
+    } finally {
+      client.close()
     }
 
     expect(await server.stop()).toBe(0)
@@ -337,7 +368,7 @@ describe.each(backends)('an upload cut off mid-stream (%s)', (_, backend) => {
         expect(await fileRows()).toBe(1)
         expect(store.keys()).toHaveLength(1)
         expect(store.keys()[0]).toContain(stored.id)
-        expect((await call(server.base, 'GET', '/health')).body.data).toEqual({ status: 'ok', database: 'up', storage: 'up' })
+        expect((await call(server.base, 'GET', '/health')).body.data).toMatchObject({ status: 'ok', database: 'up', storage: 'up' })
       } finally {
         client.close()
       }
@@ -349,7 +380,7 @@ describe.each(backends)('an upload cut off mid-stream (%s)', (_, backend) => {
 })
 
 describe('a server killed mid-upload (local disk)', () => {
-  test('no row after the restart; the abandoned temp file is removed once it is older than the grace period', async () => {
+  test('no row after the restart; the abandoned temp file is swept once it is older than the grace period, without a restart', async () => {
     const dir = newDir()
     const dbUrl = `file:${join(dir, 'workforce.db')}`
     const filesDir = join(dir, 'files')
@@ -377,10 +408,10 @@ describe('a server killed mid-upload (local disk)', () => {
     expect(filesUnder(filesDir)).toEqual([temp])
     expect(await server.stop()).toBe(0)
 
-    // restarted after the grace period (the file's age is set back 16 minutes): it is removed
+    // once older than the grace period (its age is set back 16 minutes), the periodic sweep removes it without a restart
+    server = await start({ ...env, STORAGE_SWEEP_SECONDS: '1' })
     const old = new Date(Date.now() - 16 * 60 * 1000)
     utimesSync(join(filesDir, temp), old, old)
-    server = await start(env)
     await eventually(() => expect(filesUnder(filesDir)).toEqual([]))
     expect(
       server.output.map((line) => JSON.parse(line)).find((line) => line.message === 'storage reconciled after an interrupted change'),

@@ -12,7 +12,7 @@ import { fixedClock } from '../src/lib/clock'
 import type { Logger } from '../src/lib/logger'
 import { writeBackup } from '../src/modules/backups/backup'
 import { restoreBackup } from '../src/modules/backups/restore'
-import { errorBody, loginAdmin, makeUser, NOW, okBody, req, startApp, tempDir, testConfig, type TestApp } from './helpers'
+import { errorBody, healthyData, loginAdmin, makeUser, NOW, okBody, req, startApp, tempDir, testConfig, type TestApp } from './helpers'
 
 /*
  * Issue 25, "Security first (2)": the console's fallback decides on the normalised path (CONTRACT
@@ -270,7 +270,7 @@ describe('X-Forwarded-For from a peer not in TRUSTED_PROXIES', () => {
     return { app, logger, get }
   }
 
-  const healthy = (extra: Record<string, unknown> = {}) => okBody({ status: 'ok', database: 'up', storage: 'up', ...extra }, 'healthy')
+  const healthy = (extra: Record<string, unknown> = {}) => okBody(healthyData(extra), 'healthy')
 
   test('one warning in the log at the first such request, not one per request; on /health for administrators only', async () => {
     const { app, logger, get } = serve([])

@@ -1,3 +1,4 @@
+import { expect } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +24,8 @@ export function testConfig(dir: string, env: Record<string, string> = {}): Confi
     ADMIN_PASSWORD,
     JWT_SECRET: 'test-secret-that-is-at-least-32-bytes-long',
     LOG_LEVEL: 'error',
+    // the tests' answers must not hang on how full this machine's disk is; test/health.test.ts sets it
+    HEALTH_MIN_FREE_MB: '0',
     ...env,
   })
 }
@@ -193,6 +196,32 @@ export const BAD_ID = invalidBody('id', 'must be a positive whole number')
 export function okBody(data: unknown, message = 'success') {
   return { code: 200, message, data, timestamp: NOW }
 }
+
+/** `checks` of /health when every part is well (the timings and the free space are any numbers); `overrides` replaces parts. */
+export function healthyChecks(overrides: Record<string, unknown> = {}) {
+  return {
+    database_read: 'up',
+    database_read_ms: expect.any(Number),
+    database_write: 'up',
+    database_write_ms: expect.any(Number),
+    storage: 'up',
+    disk_free_bytes: expect.any(Number),
+    disk_min_free_bytes: 0,
+    ...overrides,
+  }
+}
+
+/** `data` of /health when every part is well; a server process (not testConfig) has the default HEALTH_MIN_FREE_MB. */
+export const healthyData = (overrides: Record<string, unknown> = {}, checks: Record<string, unknown> = {}) => ({
+  status: 'ok',
+  database: 'up',
+  storage: 'up',
+  checks: healthyChecks(checks),
+  ...overrides,
+})
+
+/** HEALTH_MIN_FREE_MB's default, in bytes, as /health reports it. */
+export const DEFAULT_MIN_FREE_BYTES = 256 * 1024 ** 2
 
 /** Every route that needs a permission, with that permission (from the route's docs). */
 export function guardedRoutes(app: App): { method: string; path: string; permission: string }[] {

@@ -345,7 +345,7 @@ describe.skipIf(!onSqld)('a server that holds its write lock', () => {
     expect([clockIn.status, clockIn.retryAfter, clockIn.body.message]).toEqual([
       503,
       '5',
-      'The database did not answer within 1 s: this change may or may not have been saved; check before repeating it',
+      'The database did not answer within 1 s: this change may or may not have been saved; check before repeating it, or repeat it with the same Idempotency-Key',
     ])
     for (const reply of [clockOut, clockIn]) expect(reply.ms).toBeLessThan(1000 + SLACK_MS)
 

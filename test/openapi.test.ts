@@ -83,7 +83,7 @@ describe('the OpenAPI document', () => {
     expect(statuses('post', '/api/v1/auth/login')).toEqual(['200', '400', '401', '413', '415', '429', '503'])
     expect(statuses('post', '/api/v1/auth/refresh')).toEqual(['200', '400', '401', '413', '415', '503'])
     expect(statuses('get', '/api/v1/auth/me')).toEqual(['200', '401', '503'])
-    expect(statuses('post', '/api/v1/storage/upload')).toEqual(['201', '400', '401', '413', '415', '503', '507'])
+    expect(statuses('post', '/api/v1/storage/upload')).toEqual(['201', '400', '401', '409', '413', '415', '503', '507'])
     expect(statuses('get', '/api/v1/storage/files/{id}/content')).toEqual(['200', '206', '304', '400', '401', '403', '404', '416', '503'])
     expect(statuses('post', '/api/v1/attendance/clock-in')).toEqual(['200', '400', '401', '403', '409', '413', '415', '429', '503'])
     expect(doc.paths['/api/v1/attendance/clock-in'].post.responses['503'].headers['Retry-After']).toBeDefined()

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { createApp } from '../src/app'
-import { okBody, req, startApp, type TestApp } from './helpers'
+import { healthyChecks, healthyData, okBody, req, startApp, type TestApp } from './helpers'
 
 let t: TestApp
 beforeAll(async () => {
@@ -10,26 +10,34 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 describe('health', () => {
-  test('reports the database and the file store', async () => {
+  test('reports the database, its writes, the file store and the disk, each with its figure', async () => {
     const reply = await req(t.app, 'GET', '/health')
     expect(reply.status).toBe(200)
-    expect(reply.body).toEqual(okBody({ status: 'ok', database: 'up', storage: 'up' }, 'healthy'))
+    expect(reply.body).toEqual(okBody(healthyData(), 'healthy'))
+    expect(reply.body.data.checks.disk_free_bytes).toBeGreaterThan(0)
   })
 
-  test('a file store that cannot be written is "degraded", still 200', async () => {
+  test('a file store that cannot be written is "degraded": 503', async () => {
     const app = createApp({ ...t.deps, probes: { ...t.deps.probes, storage: async () => false } })
     const reply = await req(app, 'GET', '/health')
-    expect(reply.status).toBe(200)
-    expect(reply.body).toEqual(
-      okBody({ status: 'degraded', database: 'up', storage: 'down' }, 'The file store does not answer; file endpoints answer 503'),
-    )
+    expect(reply.status).toBe(503)
+    expect(reply.body).toEqual({
+      ...okBody(
+        { status: 'degraded', database: 'up', storage: 'down', checks: healthyChecks({ storage: 'down' }) },
+        'The file store does not answer; file endpoints answer 503',
+      ),
+      code: 503,
+    })
   })
 
   test('a database that does not answer is a 503', async () => {
     const app = createApp({ ...t.deps, probes: { ...t.deps.probes, database: async () => false } })
     const reply = await req(app, 'GET', '/health')
     expect(reply.status).toBe(503)
-    expect(reply.body).toEqual({ ...okBody({ status: 'down', database: 'down', storage: 'up' }, 'The database does not answer'), code: 503 })
+    expect(reply.body).toEqual({
+      ...okBody({ status: 'down', database: 'down', storage: 'up', checks: healthyChecks({ database_read: 'down' }) }, 'The database does not answer'),
+      code: 503,
+    })
   })
 
   test('the local-folder probe fails when the folder cannot be created', async () => {

@@ -6,7 +6,7 @@ import { prepare } from '../src/bootstrap'
 import { users } from '../src/db/schema'
 import { fixedClock } from '../src/lib/clock'
 import type { Logger } from '../src/lib/logger'
-import { NOW, req, tempDir, testConfig } from './helpers'
+import { DEFAULT_MIN_FREE_BYTES, healthyData, NOW, req, tempDir, testConfig } from './helpers'
 
 const dirs: string[] = []
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
@@ -130,7 +130,7 @@ describe('start-up as real processes', () => {
       for (const server of [one, two]) {
         const health = await fetch(`http://127.0.0.1:${server.port}/health`)
         expect(health.status).toBe(200)
-        expect(((await health.json()) as { data: unknown }).data).toEqual({ status: 'ok', database: 'up', storage: 'up' })
+        expect(((await health.json()) as { data: unknown }).data).toEqual(healthyData({}, { disk_min_free_bytes: DEFAULT_MIN_FREE_BYTES }))
         const signIn = await fetch(`http://127.0.0.1:${server.port}/api/v1/auth/login`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

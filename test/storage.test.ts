@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { App } from '../src/app'
 import { files } from '../src/db/schema'
-import { errorBody, invalidBody, loginAdmin, makeUser, NOW, okBody, req, startApp, type Reply, type TestApp, replyOf } from './helpers'
+import { errorBody, healthyChecks, invalidBody, loginAdmin, makeUser, NOW, okBody, req, startApp, type Reply, type TestApp, replyOf } from './helpers'
 import { startS3 } from './s3-server'
 
 /*
@@ -1455,10 +1455,14 @@ describe.each([
         expect(departments.status).toBe(200)
         expect(departments.body).toEqual(okBody([]))
         const health = await req(t.app, 'GET', '/health')
-        expect(health.status).toBe(200)
-        expect(health.body).toEqual(
-          okBody({ status: 'degraded', database: 'up', storage: 'down' }, 'The file store does not answer; file endpoints answer 503'),
-        )
+        expect(health.status).toBe(503)
+        expect(health.body).toEqual({
+          ...okBody(
+            { status: 'degraded', database: 'up', storage: 'down', checks: healthyChecks({ storage: 'down' }) },
+            'The file store does not answer; file endpoints answer 503',
+          ),
+          code: 503,
+        })
       }, 20_000)
     })
 })

@@ -12,20 +12,35 @@ import { busyError, DatabaseUnavailableError, timeoutError, unavailableIn, unrea
  *   `timeoutMs` after it was asked for, waiting for its turn included (`withinScope`).
  * - A transaction whose call runs out of time is abandoned: its connection is closed, so the server
  *   rolls it back, and nothing more is sent on it, COMMIT least of all. Only a COMMIT (or a single
- *   statement on its own) that ran out of time leaves the outcome unknown, and the answer says so.
+ *   statement on its own) that ran out of time, or lost its connection once sent, leaves the outcome
+ *   unknown, and the answer says so.
  * - Busy (the database refused to start the work, so none of it happened) is retried after a pause
  *   that grows and is jittered, while the deadline allows: a statement on its own here, a whole
  *   transaction by `Database.write`. A call that timed out is never tried again.
  */
 
-/** A server that cannot be reached is named as such here, where it is known to be the database's. */
-async function reaching<T>(work: () => Promise<T>, outcomeUnknown: boolean, onUnreachable?: () => void): Promise<T> {
+/** A connection that was never made: nothing of the call reached the server. */
+function neverSent(error: unknown): boolean {
+  for (let link: unknown = error, depth = 0; link && typeof link === 'object' && depth < 8; depth++) {
+    const { code, cause } = link as { code?: unknown; cause?: unknown }
+    if (code === 'ECONNREFUSED' || code === 'ConnectionRefused') return true
+    link = cause
+  }
+  return false
+}
+
+/**
+ * A server that cannot be reached is named as such here, where it is known to be the database's.
+ * `sent` is a change (a COMMIT, a write on its own): a connection lost once it went out leaves its
+ * outcome unknown, unless the connection was never made.
+ */
+async function reaching<T>(work: () => Promise<T>, sent: boolean, onUnreachable?: () => void): Promise<T> {
   try {
     return await work()
   } catch (error) {
     if (unavailableIn(error) || !isUnreachable(error)) throw error
     onUnreachable?.()
-    throw unreachableError(outcomeUnknown, error)
+    throw unreachableError(sent && !neverSent(error), error)
   }
 }
 

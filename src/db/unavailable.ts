@@ -31,12 +31,15 @@ const BUSY_MESSAGE = 'The database is busy with other changes; try again in a mo
 
 export const busyError = (cause?: unknown) => new DatabaseUnavailableError('busy', BUSY_MESSAGE, false, cause)
 
+/** What to do when a change was sent and no answer came back: the same words for a timeout and a lost connection. */
+const OUTCOME_UNKNOWN = 'this change may or may not have been saved; check before repeating it, or repeat it with the same Idempotency-Key'
+
 export function timeoutError(ms: number, outcomeUnknown: boolean): DatabaseUnavailableError {
   const seconds = Math.max(0.1, Math.round(ms / 100) / 10)
   return new DatabaseUnavailableError(
     'timeout',
     outcomeUnknown
-      ? `The database did not answer within ${seconds} s: this change may or may not have been saved; check before repeating it`
+      ? `The database did not answer within ${seconds} s: ${OUTCOME_UNKNOWN}`
       : `The database did not answer within ${seconds} s; try again later`,
     outcomeUnknown,
   )
@@ -52,8 +55,14 @@ export function unavailableIn(error: unknown): DatabaseUnavailableError | null {
   return null
 }
 
+/** `outcomeUnknown`: the connection was lost after a change (a COMMIT, or a write on its own) had been sent. */
 export const unreachableError = (outcomeUnknown: boolean, cause?: unknown) =>
-  new DatabaseUnavailableError('unreachable', 'The database cannot be reached; try again later', outcomeUnknown, cause)
+  new DatabaseUnavailableError(
+    'unreachable',
+    outcomeUnknown ? `The connection to the database was lost before it answered: ${OUTCOME_UNKNOWN}` : 'The database cannot be reached; try again later',
+    outcomeUnknown,
+    cause,
+  )
 
 /** What the error handler answers 503 for: this module's verdict, or a busy database that nothing retried. */
 export function databaseUnavailable(error: unknown): DatabaseUnavailableError | null {

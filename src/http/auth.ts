@@ -41,14 +41,16 @@ export function createClientIp(trustedProxies: readonly string[]): ClientIp {
     clientAddress(server?.requestIP(request)?.address ?? null, trusted.size > 0 ? request.headers.get('x-forwarded-for') : null, trusted)
 }
 
+/** Each request's caller once the guard has checked it, for what is kept per account (Idempotency-Key). */
+export type Callers = WeakMap<Request, Principal>
+
 /**
  * Route options `{ auth: true }` (any signed-in user) and `{ permission: 'x:y' }`
  * (a signed-in user whose enabled roles grant x:y). Both add `principal` and `actor`
  * to the context. The check runs in `transform`, before the request is validated,
  * so a caller without access learns nothing about the route's input rules.
  */
-export function createAuthGuard(tokens: TokenService, access: AccessResolver, clientIp: ClientIp) {
-  const checked = new WeakMap<Request, Principal>()
+export function createAuthGuard(tokens: TokenService, access: AccessResolver, clientIp: ClientIp, checked: Callers = new WeakMap()) {
   const resolve = ({ request, server }: { request: Request; server: Server }) => {
     const principal = checked.get(request)!
     // the address is looked up only when something (an audit entry) asks for it: most requests never do

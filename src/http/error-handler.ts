@@ -1,8 +1,9 @@
 import { Elysia, ValidationError as ElysiaValidationError } from 'elysia'
+import { DISK_FAULT_RETRY_AFTER_SECONDS, type DiskFaultLog } from '../db/disk-faults'
 import { databaseUnavailable } from '../db/unavailable'
 import type { Clock } from '../lib/clock'
 import type { Logger } from '../lib/logger'
-import { databaseError } from '../lib/sqlite-errors'
+import { databaseError, diskFault } from '../lib/sqlite-errors'
 import { AppError, type FieldError } from './errors'
 import { issueErrors, type Issue } from './issues'
 
@@ -11,13 +12,20 @@ const fieldErrors = (error: ElysiaValidationError): FieldError[] =>
   issueErrors(error.all as Issue[], error.type === 'property' ? 'value' : error.type)
 
 /** The one place errors become envelopes: HTTP status equals `code`, `data` is null. */
-export const errorHandler = (clock: Clock, logger: Logger) =>
+export const errorHandler = (clock: Clock, logger: Logger, diskFaults: DiskFaultLog) =>
   new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, request, set }) => {
     const reply = (status: number, message: string, errors?: FieldError[], headers?: Record<string, string>) => {
       set.status = status
       set.headers['content-type'] = 'application/json; charset=utf-8'
       if (headers) Object.assign(set.headers, headers)
       return { code: status, message, data: null, timestamp: clock.now().toISOString(), ...(errors ? { errors } : {}) }
+    }
+
+    // a full, read-only or failing disk under the database: a 503 naming it, logged once per episode
+    const fault = diskFault(error)
+    if (fault) {
+      const message = diskFaults.report(fault, { method: request.method, path: new URL(request.url).pathname, database: databaseError(error) })
+      return reply(503, message, undefined, { 'Retry-After': String(DISK_FAULT_RETRY_AFTER_SECONDS) })
     }
 
     // a busy, slow or unreachable database: a 503 to try again later, logged with the database's own code and message

@@ -3,7 +3,8 @@ import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from
 
 export const JSON_BODY_LIMIT = 1024 * 1024
 
-async function readLimited(request: Request, limit: number): Promise<string> {
+/** The body as text, refused (413) as soon as it passes `limit` bytes. */
+export async function readLimited(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit)
   if (!request.body) return ''
@@ -68,6 +69,15 @@ function revive(key: string, value: unknown): unknown {
 /** Routes that read their multipart/form-data body themselves, as a stream (the uploads). */
 const streamedRoutes = new Set<string>()
 
+/** Whether the route (its full path) reads its body itself, as a stream: see `streamedMultipart`. */
+export const streams = (route: string) => streamedRoutes.has(route)
+
+/** Each JSON body's text as it came, for the request's fingerprint (Idempotency-Key, ./idempotency.ts). */
+const rawBodies = new WeakMap<Request, string>()
+
+/** The text of the request's body when this parser read it; undefined when it did not. */
+export const rawBodyOf = (request: Request): string | undefined => rawBodies.get(request)
+
 /**
  * The parser of a route that streams its multipart body itself: leaves the body unread
  * (Elysia 1.4's 'none' parser is missing). `route` is the route's full path.
@@ -91,6 +101,7 @@ export const jsonBody = new Elysia({ name: 'json-body' }).onParse({ as: 'global'
       'This endpoint takes a JSON body (Content-Type: application/json); files go to POST /api/v1/storage/upload',
     )
   const raw = await readLimited(request, JSON_BODY_LIMIT)
+  rawBodies.set(request, raw)
   if (raw.trim() === '') return {}
   if (nestsDeeperThan(raw, JSON_MAX_DEPTH))
     throw new ValidationError(`The JSON body nests objects or arrays more than ${JSON_MAX_DEPTH} levels deep; send a flatter body`)

@@ -1,5 +1,6 @@
 import { filterPaths, registerSchemaPath } from '@elysiajs/swagger/utils'
 import { Elysia, type HTTPMethod, type InternalRoute } from 'elysia'
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency'
 import { JSON_BODY_LIMIT } from './json-body'
 
 /*
@@ -196,6 +197,30 @@ const UNWANTED_BODY: Partial<Record<ErrorStatus, string>> = {
   415: 'A multipart/form-data body was sent; this endpoint takes none',
 }
 const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete'])
+
+/** Every POST of a signed-in caller takes an Idempotency-Key (src/http/idempotency.ts). */
+const takesIdempotencyKey = (operation: Operation, method?: string) =>
+  method === 'post' && (operation.security ?? []).some((option) => Object.keys(option).length > 0)
+
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  in: 'header',
+  name: IDEMPOTENCY_HEADER,
+  required: false,
+  description:
+    `A key of your choosing (1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters, e.g. a UUID), kept 24 hours for your account: sending the same request again ` +
+    'with the same key (after a lost connection, or a 503 that says the change may or may not have been saved) answers the first answer again ' +
+    '(with `Idempotent-Replayed: true`) and changes nothing. The same key with another method, path or body is a 409.',
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+  example: '3f1c9a4e-2b7d-4c61-9e0a-5d8f7b2c1a90',
+}
+const IDEMPOTENCY_400 = `the ${IDEMPOTENCY_HEADER} header is empty or longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`
+const IDEMPOTENCY_409 = `the ${IDEMPOTENCY_HEADER} was used for another request, or its first request is still running or was cut short with its outcome unknown`
+const REPLAYED = {
+  'Idempotent-Replayed': {
+    description: `\`true\` when this is the first answer to the same request with the same ${IDEMPOTENCY_HEADER}, sent again`,
+    schema: { type: 'string', enum: ['true'] },
+  },
+}
 const DATABASE_UNAVAILABLE = 'The database is busy, did not answer within `DATABASE_TIMEOUT_MS` or cannot be reached; `Retry-After` says when to try again'
 
 /** The statuses an operation can answer, each with why, from its method, models, guard and notes. */
@@ -210,14 +235,15 @@ export function errorStatuses(path: string, operation: Operation, method?: strin
   const permission = operation['x-permission']
   const join = (...parts: (string | undefined)[]) => parts.filter(Boolean).join('; ')
   const unwanted = !body && method !== undefined && BODY_METHODS.has(method) ? UNWANTED_BODY : {}
+  const keyed = takesIdempotencyKey(operation, method)
 
-  if (parameters.length > 0 || body || notes[400] || unwanted[400])
-    result[400] = join(parameters.length > 0 || body ? GENERIC[400] : undefined, notes[400], unwanted[400])
+  if (parameters.length > 0 || body || notes[400] || unwanted[400] || keyed)
+    result[400] = join(parameters.length > 0 || body ? GENERIC[400] : undefined, notes[400], unwanted[400], keyed ? IDEMPOTENCY_400 : undefined)
   if ((secured && !tokenOptional) || notes[401]) result[401] = notes[401] ?? GENERIC[401]
   if (permission || notes[403])
     result[403] = join(permission ? `Your roles do not grant the permission \`${permission}\`` : undefined, notes[403])
   if (parameters.some((parameter) => parameter.in === 'path') || notes[404]) result[404] = notes[404] ?? GENERIC[404]
-  if (notes[409]) result[409] = notes[409]
+  if (notes[409] || keyed) result[409] = join(notes[409], keyed ? IDEMPOTENCY_409 : undefined)
   if ((body && !multipart) || notes[413] || unwanted[413]) result[413] = notes[413] ?? unwanted[413] ?? GENERIC[413]
   if ((body && !multipart) || notes[415] || unwanted[415]) result[415] = notes[415] ?? unwanted[415] ?? GENERIC[415]
   for (const status of [429, 507] as const) if (notes[status]) result[status] = notes[status]
@@ -267,6 +293,7 @@ function finishResponses(path: string, method: string, operation: Operation): Re
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     const { content, description, ...rest } = response as { content?: Record<string, { schema?: Schema }>; description?: string }
     const finished: Json = { description: description ?? SUCCESS_TEXT[status] ?? GENERIC[Number(status) as ErrorStatus] ?? 'Success', ...rest }
+    if (status.startsWith('2') && takesIdempotencyKey(operation, method)) finished.headers = { ...(finished.headers as Json | undefined), ...REPLAYED }
     if (content) {
       const json = content[JSON_TYPE]
       finished.content = json ? { [JSON_TYPE]: { ...json, schema: cleanSchema(json.schema ?? {}, { response: true }) } } : content
@@ -279,8 +306,9 @@ function finishResponses(path: string, method: string, operation: Operation): Re
 }
 
 function finishOperation(path: string, method: string, operation: Operation): Operation {
-  const { 'x-errors': _, parameters, requestBody, responses: __, description, ...rest } = operation
+  const { 'x-errors': _, parameters: own, requestBody, responses: __, description, ...rest } = operation
   const text = [description, accessSentence(operation)].filter(Boolean).join('\n\n')
+  const parameters = takesIdempotencyKey(operation, method) ? [...(own ?? []), IDEMPOTENCY_KEY_PARAMETER] : own
   return {
     ...rest,
     // an open route says so: without `security`, a reader cannot tell it from one whose author forgot

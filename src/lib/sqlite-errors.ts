@@ -69,6 +69,22 @@ export function isBusy(error: unknown): boolean {
   )
 }
 
+/** What is wrong with the disk under the database, when a statement failed for it (CONTRACT §25). */
+export type DiskFault = 'full' | 'read-only' | 'io'
+
+/** SQLite's codes (and its messages, for clients that drop the code) for a full, read-only or failing disk. */
+const DISK_FAULTS: [DiskFault, RegExp][] = [
+  ['full', /^SQLITE_FULL|database or disk is full/],
+  ['read-only', /^SQLITE_READONLY|readonly database|read-only file system/],
+  ['io', /^SQLITE_IOERR|disk I\/O error/],
+]
+
+/** The disk fault a database error means, or null: the first of the chain that names one. */
+export function diskFault(error: unknown): DiskFault | null {
+  for (const code of codes(error)) for (const [fault, pattern] of DISK_FAULTS) if (pattern.test(code)) return fault
+  return null
+}
+
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'ConnectionRefused', 'ConnectionClosed', 'HRANA_WEBSOCKET_ERROR'])
 
 /** A libSQL server that could not be reached, or a proxy in front of it that says it is down (502, 503, 504). */

@@ -12,7 +12,9 @@ describe('configuration', () => {
       databaseTimeoutMs: 10000,
       databaseMaxWrites: 4,
       storage: { kind: 'file', dir: 'data/files' },
+      storageSweepSeconds: 300,
       backup: { dir: 'data/backups', intervalHours: 0, keep: 7 },
+      health: { minFreeBytes: 256 * 1024 ** 2, writeProbeIntervalMs: 5000, writeProbeTimeoutMs: 2000 },
       publicUrl: 'http://localhost:8080',
       jwtSecret: undefined,
       accessTokenTtl: 7200,
@@ -93,6 +95,9 @@ describe('configuration', () => {
     ['LOGIN_CONCURRENCY', { LOGIN_CONCURRENCY: '0' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '127.0.0.1, proxy.internal' }],
     ['REUSE_PORT', { REUSE_PORT: 'several' }],
+    ['HEALTH_MIN_FREE_MB', { HEALTH_MIN_FREE_MB: '0.5' }],
+    ['HEALTH_WRITE_PROBE_INTERVAL_MS', { HEALTH_WRITE_PROBE_INTERVAL_MS: '-1' }],
+    ['HEALTH_WRITE_PROBE_TIMEOUT_MS', { HEALTH_WRITE_PROBE_TIMEOUT_MS: '10' }],
   ]
   test.each(bad)('a bad %s stops the start with a message naming it', (setting, env) => {
     let thrown: unknown

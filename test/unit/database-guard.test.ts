@@ -9,6 +9,7 @@ import { databaseOver, openDatabase, type Database } from '../../src/db/client'
 import { DEFAULT_RETRY, type RetryPolicy } from '../../src/db/guard'
 import { DatabaseUnavailableError, startUpProblem } from '../../src/db/unavailable'
 import { migrate } from '../../src/db/migrate'
+import { createDiskFaultLog, FAULT_EPISODE_GAP_MS } from '../../src/db/disk-faults'
 import { errorHandler } from '../../src/http/error-handler'
 import { fixedClock } from '../../src/lib/clock'
 import { createLogger } from '../../src/lib/logger'
@@ -300,7 +301,7 @@ describe('a time limit on every call', () => {
     expect(error).toBeInstanceOf(DatabaseUnavailableError)
     expect([(error as DatabaseUnavailableError).outcomeUnknown, (error as Error).message]).toEqual([
       true,
-      'The database did not answer within 0.2 s: this change may or may not have been saved; check before repeating it',
+      'The database did not answer within 0.2 s: this change may or may not have been saved; check before repeating it, or repeat it with the same Idempotency-Key',
     ])
     expect(runs).toBe(1)
     expect(client.transactions).toBe(1)
@@ -382,7 +383,7 @@ describe('the answer and the log', () => {
   async function answer(error: () => Promise<unknown>) {
     const lines: Record<string, unknown>[] = []
     const logger = createLogger('debug', (line) => void lines.push(JSON.parse(line)))
-    const app = new Elysia().use(errorHandler(clock, logger)).get('/fail', async () => {
+    const app = new Elysia().use(errorHandler(clock, logger, createDiskFaultLog({ logger, clock, folders: [dir] }))).get('/fail', async () => {
       await error()
       return 'unreachable'
     })
@@ -437,6 +438,59 @@ describe('the answer and the log', () => {
     const reply = await answer(() => database.db.all(sql`select 1`))
     expect(reply).toMatchObject({ status: 503, retryAfter: '5', body: { code: 503, message: 'The database did not answer within 0.1 s; try again later' } })
     expect(reply.lines[0]).toMatchObject({ level: 'warn', reason: 'timeout', database: null })
+  })
+
+  test('a full, read-only or failing disk: 503 with Retry-After 30 naming the cause, logged once per episode with the free space', async () => {
+    const lines: Record<string, unknown>[] = []
+    const logger = createLogger('debug', (line) => void lines.push(JSON.parse(line)))
+    const episodes = fixedClock('2024-03-15T09:30:00.000Z')
+    let fault = new LibsqlError('SQLite error: database or disk is full', 'SQLITE_FULL')
+    const app = new Elysia().use(errorHandler(episodes, logger, createDiskFaultLog({ logger, clock: episodes, folders: [dir] }))).post('/write', () => {
+      throw new Error('Failed query: insert into "entries" ... params: [redacted]', { cause: fault })
+    })
+    const write = async () => {
+      const response = await app.handle(new Request('http://localhost/write', { method: 'POST' }))
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { message: string } }
+    }
+    const full = {
+      status: 503,
+      retryAfter: '30',
+      body: {
+        code: 503,
+        message: 'The server’s disk is full, so this change was not saved; try again later. The operator has been told: space must be freed on the database’s disk',
+        data: null,
+        timestamp: '2024-03-15T09:30:00.000Z',
+      },
+    }
+    expect(await write()).toEqual(full)
+    for (let i = 0; i < 50; i++) expect((await write()).status).toBe(503)
+    expect(lines).toEqual([
+      {
+        time: expect.any(String),
+        level: 'error',
+        message: 'database disk fault: full',
+        method: 'POST',
+        path: '/write',
+        database: { code: 'SQLITE_FULL', message: 'SQLite error: database or disk is full' },
+        free_bytes: { [dir]: expect.any(Number) },
+        note: 'logged once; further faults of this kind less than 60 s apart are not',
+      },
+    ])
+    // a quiet minute ends the episode: the next fault is logged again; another kind is its own episode
+    episodes.set(new Date(Date.parse('2024-03-15T09:30:00.000Z') + FAULT_EPISODE_GAP_MS + 1).toISOString())
+    await write()
+    fault = new LibsqlError('SQLite error: attempt to write a readonly database', 'SQLITE_READONLY')
+    expect((await write()).body.message).toBe(
+      'The database’s disk is read-only, so this change was not saved; try again later. The operator has been told: the disk must be writable again',
+    )
+    fault = new LibsqlError('SQLite error: disk I/O error', 'SQLITE_IOERR_WRITE')
+    expect((await write()).body.message).toStartWith('The database’s disk failed to read or write (I/O error)')
+    expect(lines.map((line) => line.message)).toEqual([
+      'database disk fault: full',
+      'database disk fault: full',
+      'database disk fault: read-only',
+      'database disk fault: io',
+    ])
   })
 
   test('any other database failure stays a 500, and its log names the database’s code and message, not the parameters', async () => {

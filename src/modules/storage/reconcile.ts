@@ -9,7 +9,8 @@ import type { ObjectStore } from './store'
 const GRACE_MS = 15 * 60 * 1000
 
 /**
- * Start-up repair after a crash: objects without metadata (an upload that died before
+ * Repair after a crash, at start and then every `intervalSeconds` (CONTRACT §25: an automatic
+ * restart must not leave leftovers until some later restart): objects without metadata (an upload that died before
  * its row was written), metadata without an object (a delete that died between the
  * two) and unfinished writes (an upload that died mid-stream) are removed. Returns what
  * it removed of the first two.
@@ -42,4 +43,28 @@ export async function reconcileStorage(database: Database, store: ObjectStore, n
       unfinished_removed: unfinishedRemoved,
     })
   return { objectsRemoved: orphanObjects.length, rowsRemoved }
+}
+
+/**
+ * Runs the repair now and then every `intervalSeconds` (the timer does not keep the process alive);
+ * a sweep that fails (the store or the database is away) is logged and the next one tries again.
+ * Returns the function that stops it.
+ */
+export function scheduleStorageSweep(
+  sweep: () => Promise<unknown>,
+  intervalSeconds: number,
+  logger: Logger,
+): () => void {
+  let running = false
+  const run = () => {
+    if (running) return
+    running = true
+    sweep()
+      .catch((error) => logger.warn('storage sweep skipped: the store or the database did not answer', { error: String(error) }))
+      .finally(() => (running = false))
+  }
+  run()
+  const timer = setInterval(run, intervalSeconds * 1000)
+  timer.unref?.()
+  return () => clearInterval(timer)
 }

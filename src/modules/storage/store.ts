@@ -40,8 +40,11 @@ export interface ObjectStore {
   presign?(key: string, expiresIn: number, download: { filename: string; contentType: string }): Promise<string>
 }
 
+/** How long a client waits before trying a store that refused: a full or failing disk is not freed in a second. */
+export const STORAGE_RETRY_AFTER_SECONDS = 30
+
 export class StorageUnavailableError extends ServiceUnavailableError {
   constructor(detail: string) {
-    super(`File storage is unavailable right now (${detail}); try again later`)
+    super(`File storage is unavailable right now (${detail}); try again later`, STORAGE_RETRY_AFTER_SECONDS)
   }
 }
