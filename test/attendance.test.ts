@@ -201,6 +201,7 @@ describe('the geofence', () => {
         earlyMinutes: 0,
         overtimeMinutes: 0,
         corrected: false,
+        imported: false,
         note: 'bus was late',
         createdAt: now,
         updatedAt: now,

@@ -125,6 +125,8 @@ export const attendanceRecords = sqliteTable(
     overtimeMinutes: integer('overtime_minutes').notNull().default(0),
     /** changed by an approved correction or an administrator's edit (CONTRACT §11) */
     corrected: integer('corrected', { mode: 'boolean' }).notNull().default(false),
+    /** brought in by the history import (CONTRACT §23), judged by the rule of its date as a correction is */
+    imported: integer('imported', { mode: 'boolean' }).notNull().default(false),
     note: text('note').notNull().default(''),
     ...timestamps,
   },

@@ -10,6 +10,8 @@ export const companies = sqliteTable(
     name: text('name').notNull(),
     /** IANA zone; null means DEFAULT_TIMEZONE. */
     timezone: text('timezone'),
+    /** YYYY-MM-DD, local: the first date attendance counts (CONTRACT §23); null: no bound */
+    attendanceStartsOn: text('attendance_starts_on'),
     ...timestamps,
   },
   (t) => [uniqueIndex('companies_name_unique').on(sql`lower(${t.name})`)],
