@@ -26,6 +26,10 @@ import { createAttendanceService } from './modules/attendance/service'
 import { attendanceSetupController } from './modules/attendance/setup-controller'
 import { createRuleCache } from './modules/attendance/setup-repository'
 import { createAttendanceSetupService } from './modules/attendance/setup-service'
+import { historyImportController } from './modules/attendance/history'
+import { createHistoryImport } from './modules/attendance/history/service'
+import { attendanceTodayController } from './modules/attendance-today'
+import { createTodayBoard } from './modules/attendance-today/service'
 import { auditController } from './modules/audit'
 import { createAuditService } from './modules/audit/service'
 import { authController } from './modules/auth'
@@ -48,6 +52,8 @@ import { createApprovalsService } from './modules/approvals/service'
 import { leaveAdminController, leaveController } from './modules/leave'
 import { createLeaveService } from './modules/leave/service'
 import { createLeaveTypesService } from './modules/leave/types'
+import { openingBalancesController } from './modules/leave/opening'
+import { createOpeningBalances } from './modules/leave/opening/service'
 import type { Probes } from './modules/health/probes'
 import { permissionsController, rolesController } from './modules/rbac'
 import type { AccessResolver } from './modules/rbac/access'
@@ -134,11 +140,18 @@ export function createApp(deps: AppDeps) {
     .use(attendanceController(guard, locale, reply, attendance))
     .use(attendanceSetupController(guard, locale, reply, createAttendanceSetupService(attendanceDeps)))
     .use(attendanceAdminController(guard, locale, reply, attendance, createDayClose({ ...attendanceDeps, logger })))
+    .use(attendanceTodayController(guard, locale, reply, createTodayBoard(attendanceDeps)))
     .use(calendarController(guard, locale, reply, createCalendarService(attendanceDeps, leave.leaveOf)))
     .use(leaveAdminController(guard, reply, leave, leaveTypes))
     .use(leaveController(guard, reply, leave, leaveTypes))
     .use(correctionsController(guard, reply, corrections))
     .use(recordEditController(guard, locale, reply, corrections))
+    // the first week's imports (CONTRACT §23), as one plugin: every .use() deepens the app's type, which TypeScript bounds
+    .use(
+      new Elysia({ name: 'history-imports' })
+        .use(historyImportController(guard, reply, createHistoryImport(attendanceDeps)))
+        .use(openingBalancesController(guard, reply, createOpeningBalances({ database, clock }))),
+    )
     .use(approvalsController(guard, reply, createApprovalsService({ database, leave, corrections })))
     .use(salariesAdminController(guard, locale, reply, salaries))
     .use(salariesEmployeeController(guard, locale, reply, salaries))

@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { isValidTimeZone } from './lib/timezone'
+import type { TlsFiles } from './lib/tls-files'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 export type Locale = 'en' | 'zh'
@@ -41,6 +42,8 @@ export interface HealthSettings {
 export interface Config {
   port: number
   host: string
+  /** TLS_CERT_FILE and TLS_KEY_FILE: the service serves HTTPS on PORT and reloads them on SIGHUP; undefined: plain HTTP */
+  tls?: TlsFiles
   databaseUrl: string
   databaseAuthToken?: string
   /** milliseconds a database call (a write as a whole) may take; past it the request gets 503 */
@@ -173,6 +176,18 @@ function trustedProxies(env: Env): string[] {
   return addresses
 }
 
+/** Both PEM files or neither: a certificate without its key (or a key alone) cannot serve. */
+function tlsFiles(env: Env): TlsFiles | undefined {
+  const certFile = text(env, 'TLS_CERT_FILE')
+  const keyFile = text(env, 'TLS_KEY_FILE')
+  if (certFile === undefined && keyFile === undefined) return undefined
+  if (keyFile === undefined)
+    throw new ConfigError('TLS_KEY_FILE', 'TLS_CERT_FILE is set, so TLS_KEY_FILE must name the PEM file of its private key: set both for HTTPS, or neither')
+  if (certFile === undefined)
+    throw new ConfigError('TLS_CERT_FILE', 'TLS_KEY_FILE is set, so TLS_CERT_FILE must name the PEM file of its certificate: set both for HTTPS, or neither')
+  return { certFile, keyFile }
+}
+
 /**
  * BACKUP_DIR defaults to `backups` beside the database file (`data/backups` for the default
  * DATABASE_URL, `/data/backups` in the container). Scheduled backups need the embedded file.
@@ -211,7 +226,8 @@ export function loadConfigOrExit(env: Env = process.env): Config {
 /** Reads and validates every setting once; a bad value throws a ConfigError naming it. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65_535)
-  const publicUrl = (text(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '')
+  const tls = tlsFiles(env)
+  const publicUrl = (text(env, 'PUBLIC_URL') ?? `${tls ? 'https' : 'http'}://localhost:${port}`).replace(/\/+$/, '')
   if (!isHttpUrl(publicUrl)) throw new ConfigError('PUBLIC_URL', `expected an http(s) URL, got "${publicUrl}"`)
 
   const jwtSecret = text(env, 'JWT_SECRET')
@@ -235,6 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port,
     host: text(env, 'HOST') ?? '0.0.0.0',
+    tls,
     databaseUrl: databaseUrl(env),
     databaseAuthToken: text(env, 'DATABASE_AUTH_TOKEN'),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 10_000, 1000, 600_000),

@@ -1,14 +1,14 @@
-// The container's HEALTHCHECK: asks the service on this host for /health where it listens (HOST, PORT);
+// The container's HEALTHCHECK: asks the service on this host for /health where it listens (HOST, PORT; https with TLS_CERT_FILE);
 // exits 0 when it answers 200, or 503 with status "degraded" (said on stdout), 1 otherwise.
 import { loadConfig } from './config'
 
 const TIMEOUT_MS = 4000
 
-/** Where a probe on the same host reaches the service: a wildcard bind (0.0.0.0, ::) is reached on loopback. */
-export function healthUrl(host: string, port: number): string {
+/** Where a probe on the same host reaches the service: a wildcard bind (0.0.0.0, ::) is reached on loopback; https when it serves TLS. */
+export function healthUrl(host: string, port: number, tls = false): string {
   const bare = host.replace(/^\[(.*)\]$/, '$1')
   const target = bare === '0.0.0.0' || bare === '' ? '127.0.0.1' : bare === '::' ? '::1' : bare
-  return `http://${target.includes(':') ? `[${target}]` : target}:${port}/health`
+  return `${tls ? 'https' : 'http'}://${target.includes(':') ? `[${target}]` : target}:${port}/health`
 }
 
 /**
@@ -26,8 +26,10 @@ if (import.meta.main) {
   let url = ''
   try {
     const config = loadConfig()
-    url = healthUrl(config.host, config.port)
-    const reply = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) })
+    url = healthUrl(config.host, config.port, config.tls !== undefined)
+    // The certificate is not checked: it names the host people open, not the loopback address asked here, it may
+    // be self-signed or from an internal CA, and an expired one is cured by a renewal, not by a restart.
+    const reply = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), tls: { rejectUnauthorized: false } })
     const text = await reply.text()
     let body: unknown = null
     try {

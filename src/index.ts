@@ -6,6 +6,8 @@ import { startUpProblem } from './db/unavailable'
 import { PRIVATE_UMASK } from './lib/private-files'
 import { QUIET_RELEASE, quietRelease, scheduleQuietRelease } from './lib/quiet-release'
 import { checkCanListen, checkDataLocations, listenProblem, StartUpError } from './lib/start-up-checks'
+import { readTlsFiles, TlsFileError, type TlsMaterial } from './lib/tls-files'
+import { describeCertificate, tlsOptions, tlsReloader } from './http/tls-listener'
 import { createDayClose, scheduleDayClose } from './modules/attendance/day-close'
 import { createBackupJob, scheduleBackups } from './modules/backups/schedule'
 import { reconcileStorage, scheduleStorageSweep } from './modules/storage/reconcile'
@@ -14,12 +16,14 @@ import { reconcileStorage, scheduleStorageSweep } from './modules/storage/reconc
 process.umask(PRIVATE_UMASK)
 
 let config
+let tls: TlsMaterial | undefined
 try {
   config = loadConfig()
+  tls = config.tls ? readTlsFiles(config.tls) : undefined
   checkCanListen(config.host, config.port, config.reusePort)
   checkDataLocations(config)
 } catch (error) {
-  if (!(error instanceof ConfigError) && !(error instanceof StartUpError)) throw error
+  if (!(error instanceof ConfigError) && !(error instanceof StartUpError) && !(error instanceof TlsFileError)) throw error
   console.error(error.message)
   process.exit(1)
 }
@@ -39,15 +43,19 @@ process.on('unhandledRejection', (error) => deps.logger.error('unhandled rejecti
 const webConsole = loadConsole()
 if (!webConsole) deps.logger.warn('the web console is not built, so / shows the API docs: build it with `bun src/console/build.ts` (`bun run start` does)')
 const release = quietRelease(QUIET_RELEASE)
+const listenOptions = {
+  port: config.port,
+  hostname: config.host,
+  // a TLS listener shares its port with its successor while a SIGHUP swaps them (http/tls-listener.ts)
+  reusePort: config.reusePort || tls !== undefined,
+  // a batch upload may carry 20 files of the maximum size; the service enforces the real limits as it streams
+  maxRequestBodySize: config.maxFileSize * 20 + 1024 * 1024,
+}
 let app
 try {
-  app = createApp({ ...deps, console: webConsole }).onRequest(release.touch).listen({
-    port: config.port,
-    hostname: config.host,
-    reusePort: config.reusePort,
-    // a batch upload may carry 20 files of the maximum size; the service enforces the real limits as it streams
-    maxRequestBodySize: config.maxFileSize * 20 + 1024 * 1024,
-  })
+  app = createApp({ ...deps, console: webConsole })
+    .onRequest(release.touch)
+    .listen({ ...listenOptions, ...(tls ? { tls: tlsOptions(tls) } : {}) })
 } catch (error) {
   // another process took the port since the check above, or it was skipped (REUSE_PORT=true)
   const problem = listenProblem(config.host, config.port, config.reusePort, error)
@@ -56,11 +64,22 @@ try {
   await deps.database.close()
   process.exit(1)
 }
+let stopping = false
+const tlsReload = config.tls ? tlsReloader(app, listenOptions, config.tls, deps.logger) : null
+// SIGHUP: the certificate files are read again (after a renewal) and served to new connections; without TLS it
+// changes nothing. Handled before the listening line, which tells a supervisor the process is ready for it.
+process.on('SIGHUP', () => {
+  if (stopping) return
+  if (tlsReload) tlsReload.reload()
+  else deps.logger.info('SIGHUP: nothing to reload, the service serves plain HTTP (TLS_CERT_FILE and TLS_KEY_FILE are unset)')
+})
+
 const port = app.server?.port
 // PUBLIC_URL's default names the configured port, which with PORT=0 is not the one bound
-const publicUrl = config.port === 0 ? config.publicUrl.replace(/^http:\/\/localhost:0$/, `http://localhost:${port}`) : config.publicUrl
+const publicUrl = config.port === 0 ? config.publicUrl.replace(/^(https?):\/\/localhost:0$/, `$1://localhost:${port}`) : config.publicUrl
+if (config.tls && tls) deps.logger.info('serving HTTPS', describeCertificate(config.tls, tls))
 deps.logger.info('Workforce is listening', {
-  url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+  url: `${tls ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
   docs: `${publicUrl}/swagger`,
   ...(webConsole ? { console: `${publicUrl}/` } : {}),
 })
@@ -86,7 +105,6 @@ const stopBackups =
       )
     : async () => {}
 
-let stopping = false
 const shutdown = async (signal: string) => {
   if (stopping) return
   stopping = true
@@ -94,7 +112,8 @@ const shutdown = async (signal: string) => {
   stopDayClose()
   stopQuietRelease()
   stopStorageSweep()
-  await Promise.all([app.stop(false), stopBackups()])
+  // the stopped server itself is not awaited as a value: its type (the whole app) is too deep for Promise.all
+  await Promise.all([app.stop(false).then(() => {}), stopBackups(), tlsReload?.drained()])
   await deps.database.close()
   deps.logger.info('stopped')
   process.exit(0)

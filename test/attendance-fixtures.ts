@@ -197,13 +197,26 @@ const roundedRatio = (numerator: number, denominator: number) => (denominator ==
 
 /**
  * The statistics object, by a loop over the dates: every date judged by the rule that applies on it;
- * missing past work days count absent from the hire date; totals are sums of what the records show.
+ * no date before the employee's attendance start (the later of the hire date and the company's
+ * attendance_starts_on, CONTRACT §23) is a work day or an absence, so missing past work days count
+ * absent from then on; totals are sums of what the records show.
  * The late allowance ("allowed late days per month" of a rule): each rule allows its allowed_late_days
  * among the late days of a calendar month that it governs (the rule that applies on the day), so a
  * month's allowed late days are the sum over rules of min(late days under the rule, its allowance).
  */
-export function oracleStatistics(input: { start: string; end: string; today: string; hireDate: string | null; rules: RuleSpec[]; records: ListedRecord[] }) {
+export function oracleStatistics(input: {
+  start: string
+  end: string
+  today: string
+  hireDate: string | null
+  /** the attendance_starts_on of the employee's group's company */
+  companyStartsOn?: string | null
+  rules: RuleSpec[]
+  records: ListedRecord[]
+}) {
   const { start, end, today, hireDate, rules } = input
+  const companyStartsOn = input.companyStartsOn ?? null
+  const counted = (date: string) => (hireDate === null || date >= hireDate) && (companyStartsOn === null || date >= companyStartsOn)
   const byDate = new Map(input.records.map((record) => [record.work_date, record]))
   let workDays = 0
   let missing = 0
@@ -219,11 +232,11 @@ export function oracleStatistics(input: { start: string; end: string; today: str
   let allowed = 0
   const lateInMonth = new Map<string, number>()
   for (let date = start; date <= end; date = addDays(date, 1)) {
-    const work = isWorkDate(rules, date)
+    const work = counted(date) && isWorkDate(rules, date)
     if (work) workDays++
     const record = byDate.get(date)
     if (!record) {
-      if (work && date < today && (hireDate === null || date >= hireDate)) missing++
+      if (work && date < today) missing++
       continue
     }
     if (record.clock_in_time !== null) attendance++
@@ -236,7 +249,7 @@ export function oracleStatistics(input: { start: string; end: string; today: str
       if (k <= (rule?.allowedLate ?? 0)) allowed++
     }
     if (record.early_minutes > 0) early++
-    if (record.status === 3) absent++
+    if (record.status === 3 && counted(date)) absent++
     if (record.status === 4) exception++
     hundredths += cents(record.work_hours)
     lateMinutes += record.late_minutes

@@ -47,6 +47,10 @@ const upload =
     return form
   }
 let fileId = ''
+/** the employee and group the imports' steps make */
+const history = { employee: 0, group: 0, user: 0 }
+const HISTORY_CSV = 'employee_no,work_date,clock_in,clock_out,note\r\nH-1,2024-03-13,09:00,18:00,from the old system\r\n'
+const OPENING_CSV = 'employee_no,leave_type,year,days\r\nH-1,annual leave,2024,3\r\n'
 let batchIds: string[] = []
 
 let refreshToken = ''
@@ -701,6 +705,102 @@ const STEPS: Step[] = [
     status: 200,
     entry: { actorId: 1, action: 'employee.create', resource: 'employee', resourceId: expect.stringMatching(/^\d+$/) },
   },
+  // the first week's imports (CONTRACT §23) audit each record and each balance; a dry run and a refused file write nothing
+  {
+    method: 'POST',
+    path: '/api/v1/admin/employees',
+    body: { name: 'Historian', employee_no: 'H-1', hire_date: '2024-01-01' },
+    status: 201,
+    entry: { actorId: 1, action: 'employee.create', resource: 'employee', resourceId: expect.stringMatching(/^\d+$/) },
+    keep: (data) => void (history.employee = Number(data.id)),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/attendance/groups',
+    body: { name: 'History', company_id: 2 },
+    status: 201,
+    entry: { actorId: 1, action: 'attendance_group.create', resource: 'attendance_group', resourceId: expect.stringMatching(/^\d+$/) },
+    keep: (data) => void (history.group = Number(data.id)),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/attendance/rules',
+    body: {
+      get group_id() {
+        return history.group
+      },
+      name: 'History day',
+      work_start_time: '09:00',
+      work_end_time: '18:00',
+      required_work_hours: 8,
+      work_days: '1,2,3,4,5',
+    },
+    status: 201,
+    entry: { actorId: 1, action: 'attendance_rule.create', resource: 'attendance_rule', resourceId: expect.stringMatching(/^\d+$/) },
+  },
+  {
+    method: 'POST',
+    get path() {
+      return `/api/v1/admin/attendance/groups/${history.group}/employees`
+    },
+    body: {
+      get employee_ids() {
+        return [history.employee]
+      },
+    },
+    status: 200,
+    entry: { actorId: 1, action: 'attendance_group.employees.add', resource: 'attendance_group', resourceId: expect.stringMatching(/^\d+$/) },
+  },
+  { method: 'POST', path: '/api/v1/admin/attendance/records/import?dry_run=true', form: upload(['h.csv', HISTORY_CSV]), status: 200 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/attendance/records/import?dry_run=false',
+    form: upload(['h.csv', 'employee_no,work_date,clock_in\r\nH-1,2099-01-01,09:00\r\n']),
+    status: 400,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/attendance/records/import?dry_run=false',
+    form: upload(['h.csv', HISTORY_CSV]),
+    status: 200,
+    entry: { actorId: 1, action: 'attendance_record.import', resource: 'attendance_record', resourceId: expect.stringMatching(/^\d+$/) },
+  },
+  { method: 'POST', path: '/api/v1/admin/leave/balances/import?dry_run=true', form: upload(['b.csv', OPENING_CSV]), status: 200 },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/leave/balances/import?dry_run=false',
+    form: upload(['b.csv', 'employee_no,leave_type,year,days\r\nH-1,No such leave,2024,3\r\n']),
+    status: 400,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/leave/balances/import?dry_run=false',
+    form: upload(['b.csv', OPENING_CSV]),
+    status: 200,
+    entry: { actorId: 1, action: 'leave_balance.import', resource: 'leave_balance', resourceId: expect.stringMatching(/^\d+\/1\/2024$/) },
+  },
+  // a login for an employee that has none (CONTRACT §23): linking an account that holds role employee already is one entry
+  {
+    method: 'POST',
+    path: '/api/v1/admin/users',
+    body: { username: 'historian', password: 'historian-password-1', name: 'Historian', roles: ['employee'] },
+    status: 201,
+    entry: { actorId: 1, action: 'user.create', resource: 'user', resourceId: expect.stringMatching(/^\d+$/) },
+    keep: (data) => void (history.user = Number(data.id)),
+  },
+  {
+    method: 'POST',
+    get path() {
+      return `/api/v1/admin/employees/${history.employee}/account`
+    },
+    body: {
+      get user_id() {
+        return history.user
+      },
+    },
+    status: 200,
+    entry: { actorId: 1, action: 'employee.account', resource: 'employee', resourceId: expect.stringMatching(/^\d+$/) },
+  },
 ]
 
 // after the admin's first sign-in, so the token exists
@@ -769,7 +869,7 @@ describe('every change leaves exactly one audit entry; a refused one leaves none
 describe('what an entry holds', () => {
   test('an update keeps the resource before and after', async () => {
     const reply = await req(t.app, 'GET', '/api/v1/admin/audit-logs?action=company.update', { token: admin })
-    const company = { id: 1, name: 'Acme', created_at: NOW, updated_at: NOW }
+    const company = { id: 1, name: 'Acme', attendance_starts_on: null, created_at: NOW, updated_at: NOW }
     expect(reply.body).toEqual(
       okBody({
         list: [

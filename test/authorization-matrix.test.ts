@@ -501,12 +501,17 @@ const FIGURES_ONLY: Record<string, string> = {
   'GET /api/v1/leave/balances': 'days per leave type',
 }
 
+/** Sign-in-only reads refused (403) to an employee who manages nobody, as A and B: nothing of anyone to leak. */
+const MANAGERS_ONLY: Record<string, string> = {
+  'GET /api/v1/admin/attendance/today': 'today’s board: for holders of attendance_records:read and for managers (scope: test/today.test.ts)',
+}
+
 /** Employee-facing reads: every GET the employee role's permissions allow, every sign-in-only GET, and file content. */
 const employeePermissions = await req(t.app, 'GET', '/api/v1/admin/roles/by-name/employee/permissions', { token: admin })
 const granted = new Set((employeePermissions.body.data as { name: string }[]).map((permission) => permission.name))
 const reads = routes.filter((route) => {
   const access = accessOf(route)
-  if (route.method !== 'GET') return false
+  if (route.method !== 'GET' || keyOf(route) in MANAGERS_ONLY) return false
   return (access.kind === 'permission' && granted.has(access.permission)) || access.kind === 'login' || access.kind === 'optional'
 })
 
@@ -690,6 +695,13 @@ describe('employee isolation: an employee never sees another employee’s data',
     expect(traces({ a: { ...a, token: '' } }, b)).toEqual([])
     expect(traces({ b: { ...b, token: '' } }, a)).toEqual([])
   }, 30_000)
+
+  for (const [key, why] of Object.entries(MANAGERS_ONLY))
+    test(`${key} (${why}): A and B, who manage nobody, are refused`, async () => {
+      const route = routes.find((candidate) => keyOf(candidate) === key)!
+      expect(accessOf(route).kind).toBe('login')
+      for (const who of [a, b]) expect((await as(who, 'GET', route.path)).status).toBe(403)
+    })
 
   test('the employee-facing reads come from the route table: every GET the employee role may call, and every sign-in-only GET', () => {
     expect(reads.map(keyOf)).toEqual(

@@ -406,7 +406,7 @@ describe('backup refusals and other stores', () => {
     expect({ code: server.code, stderr: server.stderr }).toEqual({
       code: 1,
       stderr:
-        'Backup failed: Cannot back up http://127.0.0.1:9: a backup copies the embedded database file; with a libSQL server (DATABASE_URL=libsql://, http(s)://, ws(s)://) use the server\'s own backups (see the README, "Backups")\n',
+        'Backup failed: Cannot back up http://127.0.0.1:9: a backup copies the embedded database file; with a libSQL server (DATABASE_URL=libsql://, http(s)://, ws(s)://) use the server\'s own backups (see docs/operations.md, "Backups")\n',
     })
     const missing = await run('backup', locationOf(dir))
     expect({ code: missing.code, stderr: missing.stderr }).toEqual({

@@ -19,6 +19,7 @@ const company = (id: number, name: string, timezone: string | null, updated_at =
   id,
   name,
   timezone,
+  attendance_starts_on: null,
   created_at: NOW,
   updated_at,
 })

@@ -23,7 +23,8 @@ export const DIST = join(ROOT, 'src', 'console', 'dist')
 /** Waits for pages and answers: long, since the machine running the tests may be busy with other work. */
 export const WAIT = 20_000
 
-export async function launchBrowser(): Promise<Browser> {
+/** `args`: more command line switches, e.g. `--host-resolver-rules=MAP hr.example.test 127.0.0.1` for a host name of the tests. */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   if (!chromiumPresent) throw new Error(`${CHROMIUM} is missing: .ci/run installs it with apt-get install -y chromium`)
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -37,6 +38,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...args,
     ],
   })
 }

@@ -443,6 +443,7 @@ describe('recomputation on approval', () => {
         early_minutes: 0,
         overtime_minutes: 30,
         corrected: true,
+        imported: false,
         note: '',
         created_at: local('2024-03-04T22:05:00'),
         updated_at: corrected.decided_at,

@@ -264,13 +264,13 @@ describe('a file with problems: every one at once, nothing written', () => {
           row: 1,
           field: 'Dept',
           message:
-            'column B is not a column of the import; the columns are name, employee_no, phone, email, department, company_id, position, hire_date, status, manager_id, username, password',
+            'column B is not a column of the import; the columns are name, employee_no, phone, email, department, company_id, position, hire_date, status, manager_id, manager_employee_no, username, password',
         },
         {
           row: 1,
           field: 'user_id',
           message:
-            'column C is not imported: an import creates new accounts (username and password); link an existing account with PUT /api/v1/admin/employees/{id}',
+            'column C is not imported: an import creates new accounts (username and password); link an existing account with POST /api/v1/admin/employees/{id}/account',
         },
         { row: 1, field: 'name', message: 'is the name of columns A and D; keep one' },
         { row: 1, field: 'file', message: 'column E has no name in the header, but row 2 has a value in it; name the column or delete it' },

@@ -320,7 +320,8 @@ describe('the attendance sheet', () => {
     const codes = codesOf(rowOf(rows, 'bob'))
     expect(codes.slice(0, D(14))).toEqual(DATES.slice(0, D(14)).map((date) => (date === HOLIDAY ? 'H' : '')))
     expect(codes.slice(D(14))).toEqual(DATES.slice(D(14)).map((date) => (date === '2024-10-21' ? 'A' : isWorkDay(date) ? '✓' : '')))
-    expect(totalsOf(rowOf(rows, 'bob'))).toMatchObject({ work_days: 23, absent_days: 1, attendance_days: 13 })
+    // no date before his hire date is a work day (CONTRACT §23): 14 work days from the 14th, 13 attended
+    expect(totalsOf(rowOf(rows, 'bob'))).toMatchObject({ work_days: 14, absent_days: 1, attendance_days: 13 })
   })
 
   test('cat: a record on the holiday shows its code, half a day off and absent the other half is A, full days of leave over a weekend are V on the work days', () => {

@@ -150,6 +150,8 @@ export const EXAMPLE_STEPS: ExampleStep[] = [
   { operation: 'POST /api/v1/admin/roles/revoke' },
   { operation: 'POST /api/v1/admin/employees' },
   { operation: 'PUT /api/v1/admin/employees/{id}', path: '/api/v1/admin/employees/1' },
+  // employee 1 is li.wei's, linked by the create example: it already has a login
+  { operation: 'POST /api/v1/admin/employees/{id}/account', path: '/api/v1/admin/employees/1/account', expect: 409 },
   { operation: 'POST /api/v1/admin/attendance/groups' },
   { operation: 'PUT /api/v1/admin/attendance/groups/{id}', path: '/api/v1/admin/attendance/groups/1' },
   { operation: 'POST /api/v1/admin/attendance/groups/{id}/employees', path: '/api/v1/admin/attendance/groups/1/employees' },

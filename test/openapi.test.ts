@@ -42,7 +42,7 @@ describe('the OpenAPI document', () => {
     }
   })
 
-  test('one request content type: JSON, multipart only on the two uploads and the employee import; JSON answers except the file content and the exports', () => {
+  test('one request content type: JSON, multipart only on the two uploads and the three imports; JSON answers except the file content and the exports', () => {
     const multipart: string[] = []
     for (const { method, path, operation } of operations(doc)) {
       const types = Object.keys(operation.requestBody?.content ?? {})
@@ -53,7 +53,13 @@ describe('the OpenAPI document', () => {
         if (response.content && path !== '/api/v1/storage/files/{id}/content' && !(path.startsWith('/api/v1/admin/exports/') && status === '200'))
           expect(Object.keys(response.content), `${method} ${path} ${status}`).toEqual(['application/json'])
     }
-    expect(multipart.sort()).toEqual(['POST /api/v1/admin/employees/import', 'POST /api/v1/storage/batch-upload', 'POST /api/v1/storage/upload'])
+    expect(multipart.sort()).toEqual([
+      'POST /api/v1/admin/attendance/records/import',
+      'POST /api/v1/admin/employees/import',
+      'POST /api/v1/admin/leave/balances/import',
+      'POST /api/v1/storage/batch-upload',
+      'POST /api/v1/storage/upload',
+    ])
   })
 
   test('integers are integers everywhere, with no string branch and no default but page and page_size', () => {

@@ -24,7 +24,7 @@ const PAYROLL = ['salaries:read', 'salaries:update']
 const CEO_HOLDS = [...EMPLOYEE_ROLE_PERMISSIONS, ...PAYROLL].sort()
 
 let catalogue: string[] = []
-const ids = { admin2: 0, ceoUser: 0, ceoEmployee: 0, payrollRole: 0, plainUser: 0 }
+const ids = { admin2: 0, ceoUser: 0, ceoEmployee: 0, payrollRole: 0, plainUser: 0, loginless: 0 }
 
 async function ok(method: string, path: string, body?: unknown) {
   const reply = await req(t.app, method, path, { token: admin, body })
@@ -58,6 +58,7 @@ beforeAll(async () => {
   ids.ceoUser = ceo.id
   ids.ceoEmployee = (await ok('POST', '/api/v1/admin/employees', { name: 'The CEO', user_id: ceo.id })).id
   ids.plainUser = (await makeUser(t.app, admin, 'plain-user')).id
+  ids.loginless = (await ok('POST', '/api/v1/admin/employees', { name: 'No Login Yet' })).id
   await ok('POST', '/api/v1/admin/salaries', {
     employee_id: ids.ceoEmployee,
     month: '2024-02',
@@ -155,6 +156,22 @@ const ATTEMPTS: Attempt[] = [
     path: () => `/api/v1/admin/employees/${ids.ceoEmployee}`,
     body: () => ({ user_id: ids.plainUser }),
     message: () => INVOLVES(`link user ${ids.plainUser} to an employee record`, [...CEO_HOLDS, 'attendance_records:read'].sort()),
+  },
+  {
+    why: 'link an administrator’s account to an employee who has no login',
+    permission: 'employees:update',
+    method: 'POST',
+    path: () => `/api/v1/admin/employees/${ids.loginless}/account`,
+    body: () => ({ user_id: ids.admin2 }),
+    message: () => INVOLVES(`link user ${ids.admin2} to an employee record`, allBut(['employees:update'])),
+  },
+  {
+    why: 'create a login holding role employee, which the caller does not hold, for an employee who has none',
+    permission: 'employees:update',
+    method: 'POST',
+    path: () => `/api/v1/admin/employees/${ids.loginless}/account`,
+    body: () => ({ username: 'login-less', password: 'login-less-password-1' }),
+    message: () => INVOLVES('give a new account role employee', EMPLOYEE_ROLE_PERMISSIONS),
   },
   {
     why: 'create an employee record linked to one’s own account',
@@ -284,6 +301,7 @@ const NOT_ABOUT_PEOPLE: Record<string, string> = {
   'DELETE /api/v1/admin/attendance/groups/:id/employees': 'attendance set-up',
   'POST /api/v1/admin/attendance/close-day': 'attendance records',
   'PUT /api/v1/admin/attendance/records/:id': 'attendance records (never one’s own: 403)',
+  'POST /api/v1/admin/attendance/records/import': 'attendance records (never one’s own: 403 for the file, test/history-import.test.ts)',
   'POST /api/v1/admin/salaries': 'salary records',
   'PATCH /api/v1/admin/salaries/batch-status': 'salary records',
   'PUT /api/v1/admin/salaries/:id': 'salary records',
@@ -292,6 +310,7 @@ const NOT_ABOUT_PEOPLE: Record<string, string> = {
   'PUT /api/v1/admin/leave/types/:id': 'leave set-up',
   'DELETE /api/v1/admin/leave/types/:id': 'leave set-up',
   'POST /api/v1/admin/leave/balances/adjust': 'leave balances',
+  'POST /api/v1/admin/leave/balances/import': 'leave balances (never one’s own: 403 for the file, test/history-import.test.ts)',
   'POST /api/v1/admin/leave/requests/:id/cancel': 'leave requests',
   'POST /api/v1/leave/requests': 'the caller’s own request',
   'POST /api/v1/attendance/corrections': 'the caller’s own request',
@@ -495,6 +514,14 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     permissions: ['employees:update', 'salaries:read', 'attendance_records:read'],
     method: 'PUT',
     path: () => `/api/v1/admin/employees/${desk.spare}`,
+    body: () => ({ user_id: -1 }),
+    message: () => 'You cannot move your own account to another employee record: that changes whose requests are your own; ask another administrator',
+  },
+  {
+    why: 'link one’s own account to another record through the account route',
+    permissions: ['employees:update', 'salaries:read', 'attendance_records:read'],
+    method: 'POST',
+    path: () => `/api/v1/admin/employees/${desk.spare}/account`,
     body: () => ({ user_id: -1 }),
     message: () => 'You cannot move your own account to another employee record: that changes whose requests are your own; ask another administrator',
   },

@@ -15,6 +15,7 @@ import { judgePosition } from '../../src/modules/attendance/geofence'
 import { judgeClockIn } from '../../src/modules/attendance/policy'
 import { shiftColumns, shiftNow, shiftOfDay } from '../../src/modules/attendance/records'
 import type { RuleRow } from '../../src/modules/attendance/setup-repository'
+import { attendanceStart } from '../../src/modules/calendar/work-days'
 import { CLOCKED_IN, type Membership, type SameWorkDb } from './same-work-db'
 
 const RULES_TTL_MS = 500
@@ -86,7 +87,8 @@ export function clockIn(db: SameWorkDb, context: Context, input: ClockBody, loca
 
   const kind = db.kindOn(group.companyId, workDate)
   const off = db.halfDayOff(context.employeeId, workDate)
-  const shift = shiftOfDay(rule, context.zone, workDate, kind, off)
+  const membership = context.membership!
+  const shift = shiftOfDay(rule, context.zone, workDate, kind, attendanceStart(membership.companyStartsOn, membership.hireDate), off)
   const outcome = judgeClockIn(shift, now)
   const at = now.getTime()
   const kept = shiftColumns(shift)
@@ -100,7 +102,7 @@ export function clockIn(db: SameWorkDb, context: Context, input: ClockBody, loca
       kept.lateGracePeriod, kept.earlyGracePeriod, kept.requiredWorkHours, flag(kept.flexibleTime), flag(kept.isWorkDay),
       time(kept.overtimeFrom), kept.overtimeThreshold,
       at, input.latitude ?? null, input.longitude ?? null,
-      outcome.status, 0, outcome.lateMinutes, 0, 0, 0, input.note?.trim() ?? '', at, at,
+      outcome.status, 0, outcome.lateMinutes, 0, 0, 0, 0, input.note?.trim() ?? '', at, at,
       // the two NOT EXISTS: a clock-in on a later date, an open record of an earlier date not over yet
       context.employeeId, workDate, context.employeeId, at, workDate,
     ]) // prettier-ignore

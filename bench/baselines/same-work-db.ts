@@ -17,8 +17,8 @@ function indexOf<C extends string>(columns: readonly C[]): Record<C, number> {
 /** The caller: account, linked employee, enabled roles and their permissions (src/modules/rbac/repository.ts `findPrincipal`). */
 export const PRINCIPAL_SQL = `select "users"."id", "users"."status", "users"."token_version", "employees"."id", "roles"."name", "permissions"."name" from "users" left join "employees" on "employees"."user_id" = "users"."id" left join "user_roles" on "user_roles"."user_id" = "users"."id" left join "roles" on ("roles"."id" = "user_roles"."role_id" and "roles"."status" = ?) left join "role_permissions" on "role_permissions"."role_id" = "roles"."id" left join "permissions" on "permissions"."id" = "role_permissions"."permission_id" where "users"."id" = ?`
 
-/** The caller's employee, group and company zone (attendance/setup-repository.ts `membershipOf`). */
-export const MEMBERSHIP_SQL = `select "employees"."hire_date", "employees"."status", "attendance_groups"."id", "attendance_groups"."name", "attendance_groups"."description", "attendance_groups"."company_id", "attendance_groups"."manager_id", "attendance_groups"."timezone", "attendance_groups"."status", "attendance_groups"."created_at", "attendance_groups"."updated_at", "companies"."timezone" from "employees" left join "attendance_group_members" on "attendance_group_members"."employee_id" = "employees"."id" left join "attendance_groups" on "attendance_groups"."id" = "attendance_group_members"."group_id" left join "companies" on "companies"."id" = "attendance_groups"."company_id" where "employees"."id" = ? limit ?`
+/** The caller's employee, group, company zone and attendance start (attendance/setup-repository.ts `membershipOf`). */
+export const MEMBERSHIP_SQL = `select "employees"."hire_date", "employees"."status", "attendance_groups"."id", "attendance_groups"."name", "attendance_groups"."description", "attendance_groups"."company_id", "attendance_groups"."manager_id", "attendance_groups"."timezone", "attendance_groups"."status", "attendance_groups"."created_at", "attendance_groups"."updated_at", "companies"."timezone", "companies"."attendance_starts_on" from "employees" left join "attendance_group_members" on "attendance_group_members"."employee_id" = "employees"."id" left join "attendance_groups" on "attendance_groups"."id" = "attendance_group_members"."group_id" left join "companies" on "companies"."id" = "attendance_groups"."company_id" where "employees"."id" = ? limit ?`
 
 const RULE_COLUMNS = [
   'id', 'group_id', 'name', 'description', 'work_start_time', 'work_end_time', 'break_start_time', 'break_end_time', 'late_grace_period',
@@ -41,7 +41,7 @@ const RECORD_COLUMNS = [
   'id', 'employee_id', 'rule_id', 'group_id', 'work_date', 'timezone', 'shift_start', 'shift_end', 'work_date_end', 'break_start',
   'break_end', 'late_grace_period', 'early_grace_period', 'required_work_hours', 'flexible_time', 'is_work_day', 'overtime_from',
   'overtime_threshold', 'clock_in_time', 'clock_out_time', 'clock_in_lat', 'clock_in_lng', 'clock_out_lat', 'clock_out_lng', 'status',
-  'work_minutes', 'late_minutes', 'early_minutes', 'overtime_minutes', 'corrected', 'note', 'created_at', 'updated_at',
+  'work_minutes', 'late_minutes', 'early_minutes', 'overtime_minutes', 'corrected', 'imported', 'note', 'created_at', 'updated_at',
 ] as const
 /** Where each column is in a record row. */
 export const RECORD = indexOf(RECORD_COLUMNS)
@@ -50,10 +50,10 @@ const recordList = RECORD_COLUMNS.map((column) => `"${column}"`).join(', ')
 /**
  * The clock-in (attendance/repository.ts `clockInInsert`): INSERT … SELECT that inserts nothing
  * while the employee has a clock-in on a later date or an open record of an earlier one not over
- * yet, RETURNING the whole row. Parameters: the 27 values, then the employee, work date, employee,
+ * yet, RETURNING the whole row. Parameters: the 30 values, then the employee, work date, employee,
  * clock-in time, work date of the two NOT EXISTS. It returns what the clock-in answers with (CLOCKED_IN).
  */
-export const CLOCK_IN_SQL = `insert into "attendance_records" (${recordList}) select null, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, null, null, ?, ?, ?, ?, ?, ?, ?, ?, ? where not exists (select 1 from "attendance_records" where "attendance_records"."employee_id" = ? and "attendance_records"."work_date" > ? and "attendance_records"."clock_in_time" is not null) and not exists (select 1 from "attendance_records" where "attendance_records"."employee_id" = ? and clock_in_time IS NOT NULL AND clock_out_time IS NULL AND status <> 4 and "attendance_records"."work_date_end" > ? and "attendance_records"."work_date" < ?) returning "id", "work_date", "status", "late_minutes"`
+export const CLOCK_IN_SQL = `insert into "attendance_records" (${recordList}) select null, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, null, null, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? where not exists (select 1 from "attendance_records" where "attendance_records"."employee_id" = ? and "attendance_records"."work_date" > ? and "attendance_records"."clock_in_time" is not null) and not exists (select 1 from "attendance_records" where "attendance_records"."employee_id" = ? and clock_in_time IS NOT NULL AND clock_out_time IS NULL AND status <> 4 and "attendance_records"."work_date_end" > ? and "attendance_records"."work_date" < ?) returning "id", "work_date", "status", "late_minutes"`
 
 /** Where each column is in the row a clock-in returns. */
 export const CLOCKED_IN = indexOf(['id', 'work_date', 'status', 'late_minutes'] as const)
@@ -89,6 +89,7 @@ export interface Membership {
   /** null outside a group */
   group: { id: number; name: string; companyId: number; timezone: string | null; status: number } | null
   companyTimezone: string | null
+  companyStartsOn: string | null
 }
 
 /** A rule row as Workforce's policy code takes it (the shape Drizzle gives), built once per load of the group's rules. */
@@ -143,12 +144,13 @@ export function openSameWork(path: string) {
     membership(employeeId: number): Membership | null {
       const row = membership.get([employeeId, 1]) as Row | undefined
       if (!row) return null
-      const [hireDate, status, groupId, groupName, , companyId, , timezone, groupStatus, , , companyTimezone] = row
+      const [hireDate, status, groupId, groupName, , companyId, , timezone, groupStatus, , , companyTimezone, companyStartsOn] = row
       return {
         hireDate: hireDate as string | null,
         status: status as number,
         group: groupId === null ? null : { id: groupId as number, name: groupName as string, companyId: companyId as number, timezone: timezone as string | null, status: groupStatus as number },
         companyTimezone: companyTimezone as string | null,
+        companyStartsOn: companyStartsOn as string | null,
       }
     },
     enabledRules: (groupId: number): RuleRow[] => (rules.all([groupId, 1]) as Row[]).map(ruleRow),

@@ -50,6 +50,7 @@ export function today(db: SameWorkDb, context: Context, locale: Locale) {
     early_minutes: at<number>('early_minutes'),
     overtime_minutes: at<number>('overtime_minutes'),
     corrected: at<number>('corrected') === 1,
+    imported: at<number>('imported') === 1,
     note: at<string>('note'),
     created_at: iso(at('created_at')),
     updated_at: iso(at('updated_at')),

@@ -18,6 +18,8 @@ export type Queryable = Db | Tx
 export interface WriteOptions {
   /** this write's limit instead of the database's (migrations at start-up may take long) */
   timeoutMs?: number
+  /** at least this limit, where the database's is shorter (an import of many rows) */
+  minTimeoutMs?: number
 }
 
 export interface Database {
@@ -120,7 +122,7 @@ export function databaseOver(raw: Client, options: DatabaseOptions & { key: stri
 
   /** Runs `work` in a write's scope, in this process's turn to write; the checkpointer hears of it after. */
   const inTurn = async <T>(writeOptions: WriteOptions, work: (scope: Scope) => Promise<T>): Promise<T> => {
-    const scope = writeScope(writeOptions.timeoutMs ?? limits.timeoutMs)
+    const scope = writeScope(writeOptions.timeoutMs ?? Math.max(limits.timeoutMs, writeOptions.minTimeoutMs ?? 0))
     const leave = await gate.enter(scope.deadline)
     try {
       return await withinScope(scope, () => work(scope))

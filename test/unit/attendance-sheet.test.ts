@@ -130,7 +130,7 @@ describe('leaveDatesOf: leave.leaveDates over loaded requests and records', () =
 })
 
 describe('the code of a date', () => {
-  const facts = (fields: Partial<DayFacts>): DayFacts => ({ record: undefined, workDay: true, holiday: false, leave: undefined, missable: true, ...fields })
+  const facts = (fields: Partial<DayFacts>): DayFacts => ({ record: undefined, workDay: true, holiday: false, leave: undefined, missable: true, counted: true, ...fields })
   const full = (record: LeaveDate['record'] = 'none'): LeaveDate => ({ date: '2024-10-02', half: false, record })
   const half = (record: LeaveDate['record'] = 'none'): LeaveDate => ({ date: '2024-10-02', half: true, record })
   const absentRecord = record('2024-10-02', { status: 3, clockedIn: false })
@@ -160,6 +160,13 @@ describe('the code of a date', () => {
     ['half a day to come', { leave: half(), missable: false }, '½V'],
     ['leave on a day off is no leave', { workDay: false, leave: full() }, ''],
     ['leave on a holiday', { workDay: false, holiday: true, leave: full() }, 'H'],
+    // before the attendance start (CONTRACT §23) a date is no work day, and an absent record written before the start was set is no absence
+    ['before the attendance start, no record', { workDay: false, missable: false, counted: false }, ''],
+    ['before the attendance start, an absent record', { workDay: false, missable: false, counted: false, record: absentRecord }, ''],
+    ['before the attendance start, leave', { workDay: false, missable: false, counted: false, leave: full() }, ''],
+    ['before the attendance start, a holiday', { workDay: false, missable: false, counted: false, holiday: true }, 'H'],
+    ['before the attendance start, a record clocked in', { workDay: false, missable: false, counted: false, record: record('2024-10-02') }, '✓'],
+    ['before the attendance start, a late record', { workDay: false, missable: false, counted: false, record: record('2024-10-02', { status: 1 }) }, 'L'],
   ]
   test.each(cases)('%s → %s', (_name, fields, code) => {
     expect<string>(dayCode(facts(fields))).toBe(code)
@@ -213,7 +220,7 @@ describe('judgeMonth', () => {
         const { codes, statistics } = judgeMonth({
           dates: OCTOBER,
           today: addDays('2024-10-01', month.todayOffset),
-          hireDate: month.hireOffset === null ? null : addDays('2024-10-01', month.hireOffset),
+          attendanceFrom: month.hireOffset === null ? null : addDays('2024-10-01', month.hireOffset),
           rules: month.rules,
           calendar,
           records,
@@ -228,7 +235,10 @@ describe('judgeMonth', () => {
         })
         // the leave shown plus the leave behind another code (a record's, or A for a missed other half) is leave_days
         const weekdays = weekdayRules(month.rules)
-        const isWork = (date: string) => weekdays[weekday(date)].rule !== null && workDayBy(weekdays[weekday(date)].workDay, calendar.get(date)?.kind ?? null)
+        // no date before the attendance start is a work day (CONTRACT §23)
+        const from = month.hireOffset === null ? '0000-01-01' : addDays('2024-10-01', month.hireOffset)
+        const isWork = (date: string) =>
+          date >= from && weekdays[weekday(date)].rule !== null && workDayBy(weekdays[weekday(date)].workDay, calendar.get(date)?.kind ?? null)
         const hidden = codes.reduce((sum, code, i) => {
           const day = leaveDates.get(OCTOBER[i])
           return day && isWork(OCTOBER[i]) && code !== 'V' && code !== '½V' && code !== '' && code !== 'H' ? sum + (day.half ? 0.5 : 1) : sum

@@ -90,10 +90,34 @@ describe('statistics from per-month, per-weekday totals', () => {
     ).toEqual({ ...EMPTY, total_days: 7, work_days: 6, absent_days: 5 })
   })
 
-  test('days before `since` (the hire date) are not missed', () => {
+  test('days before `since` (the attendance start: hire date, company go-live) are neither work days nor missed (CONTRACT §23)', () => {
     expect(
       computeStatistics({ ...MARCH_4_TO_10, today: '2024-03-11', since: '2024-03-07', weekdays: TWO_RULES, totals: [] }),
-    ).toEqual({ ...EMPTY, total_days: 7, work_days: 6, absent_days: 3 })
+    ).toEqual({ ...EMPTY, total_days: 7, work_days: 3, absent_days: 3 })
+  })
+
+  test('an absent record before `since` is no absence; a record clocked in before it still counts as attended', () => {
+    const result = computeStatistics({
+      ...MARCH_4_TO_10,
+      today: '2024-03-11',
+      since: '2024-03-07',
+      weekdays: TWO_RULES,
+      totals: [
+        // the SQL counts absent records from `since` only: Monday's absent record before it is left out
+        totals('2024-03', 1, { records: 1, absentDays: 0, pastRecords: 0 }),
+        totals('2024-03', 2, { records: 1, attendanceDays: 1, workHundredths: 800, pastRecords: 0 }),
+        totals('2024-03', 4, { records: 1, attendanceDays: 1, workHundredths: 800, pastRecords: 1 }),
+      ],
+    })
+    expect(result).toEqual({ ...EMPTY, total_days: 7, work_days: 3, attendance_days: 2, absent_days: 2, total_work_hours: 16, avg_work_hours: 8, attendance_rate: 66.67 })
+  })
+
+  test('a range wholly before `since` has no work days', () => {
+    expect(computeStatistics({ ...MARCH_4_TO_10, today: '2024-03-20', since: '2024-03-11', weekdays: TWO_RULES, totals: [] })).toEqual({
+      ...EMPTY,
+      total_days: 7,
+      work_days: 0,
+    })
   })
 
   test('late days are allowed per month and per rule', () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { isWorkDay, shiftFor, type PolicyRule } from '../../src/modules/attendance/policy'
 import { computeStatistics, type DayRule } from '../../src/modules/attendance/statistics'
 import type { DayTotals } from '../../src/modules/attendance/repository'
-import { isWorkDate, workDayBy, type CompanyCalendar, type DayKind } from '../../src/modules/calendar/work-days'
+import { attendanceStart, isWorkDate, isWorkDayFor, workDayBy, type CompanyCalendar, type DayKind } from '../../src/modules/calendar/work-days'
 
 // 2024-10-01 is a Tuesday, 2024-10-05 a Saturday, 2024-10-06 a Sunday
 const WEEKDAYS = [1, 2, 3, 4, 5]
@@ -37,7 +37,32 @@ describe('isWorkDate: a date, a rule’s ISO work days and the calendar’s mark
     ['the last date there is, a Friday', WEEKDAYS, '9999-12-31', null, true],
     ['Sunday 31 December 2023 marked workday', [1, 2, 3, 4, 5, 6], '2023-12-31', 'workday', true],
   ] as [string, number[], string, DayKind | null, boolean][])('%s', (_, workDays, date, kind, expected) => {
-    expect(isWorkDate(workDays, date, kind)).toBe(expected)
+    expect(isWorkDate(workDays, date, kind, null)).toBe(expected)
+  })
+})
+
+describe('isWorkDate with an attendance start (CONTRACT §23): nothing before it is a work day', () => {
+  test.each([
+    ['a Tuesday before the start', WEEKDAYS, '2024-10-01', null, '2024-10-02', false],
+    ['a Tuesday on the start', WEEKDAYS, '2024-10-01', null, '2024-10-01', true],
+    ['a Tuesday after the start', WEEKDAYS, '2024-10-01', null, '2024-09-30', true],
+    ['a make-up Saturday before the start', WEEKDAYS, '2024-10-05', 'workday', '2024-10-07', false],
+    ['a make-up Saturday on the start', WEEKDAYS, '2024-10-05', 'workday', '2024-10-05', true],
+    ['a holiday after the start', WEEKDAYS, '2024-10-01', 'holiday', '2024-09-01', false],
+    ['a Saturday after the start', WEEKDAYS, '2024-10-05', null, '2024-09-01', false],
+  ] as [string, number[], string, DayKind | null, string, boolean][])('%s', (_, workDays, date, kind, from, expected) => {
+    expect(isWorkDate(workDays, date, kind, from)).toBe(expected)
+    expect(isWorkDayFor(workDays.includes(new Date(`${date}T00:00:00Z`).getUTCDay() || 7), date, kind, from)).toBe(expected)
+  })
+
+  test.each([
+    [null, null, null],
+    ['2024-10-15', null, '2024-10-15'],
+    [null, '2024-10-03', '2024-10-03'],
+    ['2024-10-15', '2024-10-03', '2024-10-15'],
+    ['2024-10-15', '2024-10-20', '2024-10-20'],
+  ] as [string | null, string | null, string | null][])('attendanceStart(company %p, hired %p) → %p', (company, hired, expected) => {
+    expect(attendanceStart(company, hired)).toBe(expected)
   })
 })
 
@@ -62,6 +87,7 @@ describe('the policy asks the same question', () => {
       true,
     ])
     expect(shiftFor(RULE, 'Asia/Shanghai', '2024-10-01', 'holiday').workDay).toBe(false)
+    expect([isWorkDay(RULE, '2024-10-01', null, '2024-10-02'), shiftFor(RULE, 'Asia/Shanghai', '2024-10-01', null, '2024-10-02').workDay]).toEqual([false, false])
     expect(shiftFor(RULE, 'Asia/Shanghai', '2024-10-05', 'workday')).toEqual({
       ...shiftFor(RULE, 'Asia/Shanghai', '2024-10-05'),
       workDay: true,
@@ -140,8 +166,8 @@ describe('statistics under a calendar', () => {
       totals: [],
       calendar: calendar(['2024-10-05', 'workday'], ['2024-10-12', 'workday']),
     })
-    // work days: 9 weekdays + 2 Saturdays; missed: 7–11 October (the 5th is before the hire date, the 12th is today)
-    expect(result).toMatchObject({ work_days: 11, absent_days: 5 })
+    // work days from the hire date on (CONTRACT §23): 7–11 October and Saturday the 12th; missed: 7–11 (the 12th is today)
+    expect(result).toMatchObject({ work_days: 6, absent_days: 5 })
   })
 
   test('without an enabled rule nothing is a work day, make-up days included', () => {

@@ -7,6 +7,7 @@ describe('configuration', () => {
     expect(loadConfig({})).toEqual({
       port: 8080,
       host: '0.0.0.0',
+      tls: undefined,
       databaseUrl: 'file:data/workforce.db',
       databaseAuthToken: undefined,
       databaseTimeoutMs: 10000,
@@ -63,6 +64,21 @@ describe('configuration', () => {
     expect(config.locale).toBe('zh')
   })
 
+  test('TLS_CERT_FILE and TLS_KEY_FILE together serve HTTPS, and PUBLIC_URL then defaults to https://localhost:$PORT', () => {
+    const files = { TLS_CERT_FILE: ' /etc/workforce/cert.pem ', TLS_KEY_FILE: '/etc/workforce/key.pem', PORT: '8443' }
+    const config = loadConfig(files)
+    expect(config.tls).toEqual({ certFile: '/etc/workforce/cert.pem', keyFile: '/etc/workforce/key.pem' })
+    expect(config.publicUrl).toBe('https://localhost:8443')
+    expect(loadConfig({ ...files, PUBLIC_URL: 'https://hr.example.com/' }).publicUrl).toBe('https://hr.example.com')
+    expect(loadConfig({ TLS_CERT_FILE: '', TLS_KEY_FILE: ' ' }).tls).toBeUndefined()
+    expect(() => loadConfig({ TLS_CERT_FILE: '/etc/workforce/cert.pem' })).toThrow(
+      'Invalid setting TLS_KEY_FILE: TLS_CERT_FILE is set, so TLS_KEY_FILE must name the PEM file of its private key: set both for HTTPS, or neither',
+    )
+    expect(() => loadConfig({ TLS_KEY_FILE: '/etc/workforce/key.pem' })).toThrow(
+      'Invalid setting TLS_CERT_FILE: TLS_KEY_FILE is set, so TLS_CERT_FILE must name the PEM file of its certificate: set both for HTTPS, or neither',
+    )
+  })
+
   test('trusted proxies are a list of addresses; a quota of 0 means none', () => {
     const config = loadConfig({ TRUSTED_PROXIES: ' 127.0.0.1, ::1 ,', UPLOAD_QUOTA: '0', LOGIN_CONCURRENCY: '3' })
     expect(config.trustedProxies).toEqual(['127.0.0.1', '::1'])
@@ -95,6 +111,8 @@ describe('configuration', () => {
     ['LOGIN_CONCURRENCY', { LOGIN_CONCURRENCY: '0' }],
     ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '127.0.0.1, proxy.internal' }],
     ['REUSE_PORT', { REUSE_PORT: 'several' }],
+    ['TLS_KEY_FILE', { TLS_CERT_FILE: 'cert.pem' }],
+    ['TLS_CERT_FILE', { TLS_KEY_FILE: 'key.pem' }],
     ['HEALTH_MIN_FREE_MB', { HEALTH_MIN_FREE_MB: '0.5' }],
     ['HEALTH_WRITE_PROBE_INTERVAL_MS', { HEALTH_WRITE_PROBE_INTERVAL_MS: '-1' }],
     ['HEALTH_WRITE_PROBE_TIMEOUT_MS', { HEALTH_WRITE_PROBE_TIMEOUT_MS: '10' }],

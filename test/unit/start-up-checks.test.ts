@@ -108,4 +108,9 @@ describe('where the container health check asks', () => {
   ])('HOST=%s PORT=%d: %s', (host, port, url) => {
     expect(healthUrl(host, port)).toBe(url)
   })
+
+  test('over https when the service serves TLS', () => {
+    expect(healthUrl('0.0.0.0', 8443, true)).toBe('https://127.0.0.1:8443/health')
+    expect(healthUrl('::', 8443, true)).toBe('https://[::1]:8443/health')
+  })
 })

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../db/client'
 import { ValidationError } from '../../http/errors'
 import { localDate } from '../../lib/local-time'
+import { attendanceStart } from '../calendar/work-days'
 import { linkedEmployee, type Principal } from '../rbac/access'
 import { shiftNow } from './records'
 import * as setup from './setup-repository'
@@ -15,6 +16,11 @@ export interface CallerContext {
   group: { group: setup.GroupRow; companyTimezone: string | null } | null
   zone: string
   rules: setup.RuleRow[]
+  /**
+   * The first date the employee's attendance counts (CONTRACT §23, calendar/work-days.ts
+   * `attendanceStart`): no date before it is a work day, an absence or leave; null: no bound.
+   */
+  attendanceFrom: string | null
 }
 
 type ContextDeps = { db: Db; defaultZone: string; ruleCache: setup.RuleCache }
@@ -29,11 +35,25 @@ export function callerContext(deps: ContextDeps) {
 export function employeeContext({ db, defaultZone, ruleCache }: ContextDeps) {
   return async (employeeId: number): Promise<CallerContext> => {
     const membership = await setup.membershipOf(db, employeeId)
-    const group = membership?.group ? { group: membership.group, companyTimezone: membership.companyTimezone } : null
-    const zone = group ? zoneOf(group, defaultZone) : defaultZone
-    const rules =
-      group && group.group.status === 1 ? await ruleCache.get(group.group.id, () => setup.enabledRulesOfGroup(db, group.group.id)) : []
-    return { employeeId, hireDate: membership?.hireDate ?? null, active: membership?.status !== 0, group, zone, rules }
+    const group = membership?.group ?? null
+    const rules = group && group.status === 1 ? await ruleCache.get(group.id, () => setup.enabledRulesOfGroup(db, group.id)) : []
+    return contextFrom(employeeId, membership, rules, defaultZone)
+  }
+}
+
+/** An employee's context from their membership (null: the employee is gone) and their group's enabled rules. */
+export function contextFrom(employeeId: number, membership: setup.Membership | null, rules: setup.RuleRow[], defaultZone: string): CallerContext {
+  const group = membership?.group ? { group: membership.group, companyTimezone: membership.companyTimezone } : null
+  const hireDate = membership?.hireDate ?? null
+  return {
+    employeeId,
+    hireDate,
+    active: membership?.status !== 0,
+    group,
+    zone: group ? zoneOf(group, defaultZone) : defaultZone,
+    rules: group && group.group.status === 1 ? rules : [],
+    // a company's start applies through the group whose calendar applies (none outside a group)
+    attendanceFrom: attendanceStart(group ? (membership?.companyStartsOn ?? null) : null, hireDate),
   }
 }
 
@@ -47,7 +67,7 @@ export async function ruleOfRecord(db: Queryable, context: CallerContext, ruleId
 export const companyOf = (context: CallerContext): number | null => context.group?.group.companyId ?? null
 
 /** Today's work date for the caller: the date a clock-in now would get (the local date, or the overnight shift still running). */
-export function todayWorkDate(context: CallerContext, now: Date): string {
+export function todayWorkDate(context: Pick<CallerContext, 'rules' | 'zone'>, now: Date): string {
   return shiftNow(context.rules, context.zone, now)?.workDate ?? localDate(now, context.zone)
 }
 

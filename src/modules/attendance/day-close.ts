@@ -8,6 +8,7 @@ import { addDays, instantAt, localDate } from '../../lib/local-time'
 import type { Logger } from '../../lib/logger'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { kindOnIn } from '../calendar/repository'
+import { attendanceStart } from '../calendar/work-days'
 import { onFullDayLeave } from '../leave/repository'
 import type { CloseDayResponse } from './model'
 import { closesAt, isWorkDay, shiftFor, shiftOf } from './policy'
@@ -62,10 +63,15 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
     // a day that has not begun in the group's zone has not ended either (and 9999-12-31 has no day after it to compute)
     if (date > localDate(now, zone) || dayClosesAt(rules, date, zone) > now) return result
     const rule = ruleFor(rules, date)
-    // the company calendar decides with the rule: no absences on a holiday, absences on a make-up workday
+    // the company calendar decides with the rule: no absences on a holiday, absences on a make-up workday;
+    // and none before the company's attendance start (CONTRACT §23)
     const kind = rule ? await kindOnIn(tx, detail.group.companyId, date) : null
-    if (rule && isWorkDay(policyOf(rule), date, kind)) {
-      const missing = await repo.membersWithoutRecord(tx, detail.group.id, date)
+    const startsOn = detail.companyStartsOn
+    if (rule && isWorkDay(policyOf(rule), date, kind, startsOn)) {
+      // nor before each member's own attendance start (their hire date)
+      const missing = (await repo.membersWithoutRecord(tx, detail.group.id, date))
+        .filter((member) => isWorkDay(policyOf(rule), date, kind, attendanceStart(startsOn, member.hireDate)))
+        .map((member) => member.id)
       // approved leave is not absence (CONTRACT §9): a full day of it gets no absent record
       const onLeave = await onFullDayLeave(tx, missing, date)
       const absent = missing.filter((id) => !onLeave.has(id))
@@ -74,7 +80,7 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
         groupId: detail.group.id,
         workDate: date,
         timezone: zone,
-        ...shiftColumns(shiftFor(policyOf(rule), zone, date, kind)),
+        ...shiftColumns(shiftFor(policyOf(rule), zone, date, kind, startsOn)),
         createdAt: now,
         updatedAt: now,
       })

@@ -67,6 +67,7 @@ export const AttendanceRecord = t.Object({
       'extension (CONTRACT §11): on a work day the minutes from the rule’s work end to the clock-out (flexible rule: the work time beyond the required hours), counted when they reach the rule’s overtime_threshold_minutes; on any other day all the time worked',
   }),
   corrected: t.Boolean({ description: 'changed by an approved correction or an administrator’s edit (extension, CONTRACT §11)' }),
+  imported: t.Boolean({ description: 'brought in by the history import (extension, CONTRACT §23)' }),
   note: t.String(),
   created_at: Timestamp,
   updated_at: Timestamp,

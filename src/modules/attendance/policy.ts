@@ -80,9 +80,12 @@ export function isOvernight(rule: PolicyRule): boolean {
   return minutesOf(rule.workEnd) < minutesOf(rule.workStart)
 }
 
-/** A work day under the rule and the company calendar's mark on the date (`kind`; null: unmarked), by the calendar's one rule. */
-export function isWorkDay(rule: PolicyRule, workDate: string, kind: DayKind | null = null): boolean {
-  return isWorkDate(rule.workDays, workDate, kind)
+/**
+ * A work day under the rule, the company calendar's mark on the date (`kind`; null: unmarked)
+ * and the first date the employee's attendance counts (`from`; null: no bound), by the calendar's one rule.
+ */
+export function isWorkDay(rule: PolicyRule, workDate: string, kind: DayKind | null = null, from: string | null = null): boolean {
+  return isWorkDate(rule.workDays, workDate, kind, from)
 }
 
 /** Among enabled rules (lowest id first): the first whose work days hold the ISO weekday, else the first. */
@@ -142,9 +145,10 @@ function breakOf(rule: PolicyRule, zone: string, workDate: string): { start: Dat
 
 /**
  * The shift of a work date under a rule, as a record opened on it keeps it; `kind` is how
- * the company calendar marks the date (a holiday is a day off, a make-up workday a work day).
+ * the company calendar marks the date (a holiday is a day off, a make-up workday a work day),
+ * `from` the first date the employee's attendance counts (a date before it is a day off).
  */
-export function shiftFor(rule: PolicyRule, zone: string, workDate: string, kind: DayKind | null = null): Shift {
+export function shiftFor(rule: PolicyRule, zone: string, workDate: string, kind: DayKind | null = null, from: string | null = null): Shift {
   const { start, end } = shiftOf(rule, zone, workDate)
   const pause = breakOf(rule, zone, workDate)
   return {
@@ -157,7 +161,7 @@ export function shiftFor(rule: PolicyRule, zone: string, workDate: string, kind:
     earlyGrace: rule.earlyGrace,
     requiredWorkHours: rule.requiredWorkHours,
     flexible: rule.flexible,
-    workDay: isWorkDay(rule, workDate, kind),
+    workDay: isWorkDay(rule, workDate, kind, from),
     overtimeFrom: end,
     overtimeThreshold: rule.overtimeThreshold,
   }

@@ -54,9 +54,19 @@ export const ruleFor = (rules: readonly setup.RuleRow[], date: string) => ruleOn
 /** The work date and rule a clock-in now gets among a group's enabled rules. */
 export const shiftNow = (rules: readonly setup.RuleRow[], zone: string, at: Date) => shiftAt(rules, policyOf, zone, at)
 
-/** A work date's shift under a rule: the company calendar's mark applied (§8), and half a day of approved leave (§9). */
-export function shiftOfDay(rule: setup.RuleRow, zone: string, workDate: string, kind: DayKind | null, off: 'am' | 'pm' | null): Shift {
-  const whole = shiftFor(policyOf(rule), zone, workDate, kind)
+/**
+ * A work date's shift under a rule: the company calendar's mark applied (§8), the employee's
+ * attendance start (`from`, §23: a date before it is a day off), and half a day of approved leave (§9).
+ */
+export function shiftOfDay(
+  rule: setup.RuleRow,
+  zone: string,
+  workDate: string,
+  kind: DayKind | null,
+  from: string | null,
+  off: 'am' | 'pm' | null,
+): Shift {
+  const whole = shiftFor(policyOf(rule), zone, workDate, kind, from)
   return off ? halfDayShift(whole, off) : whole
 }
 
@@ -143,6 +153,7 @@ export function toRecordResponse(
     early_minutes: row.earlyMinutes,
     overtime_minutes: row.overtimeMinutes,
     corrected: row.corrected,
+    imported: row.imported,
     note: row.note,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

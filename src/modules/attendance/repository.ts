@@ -226,6 +226,7 @@ export interface DayTotals {
   attendanceDays: number
   lateDays: number
   earlyDays: number
+  /** absent records (status 3) dated from `since` */
   absentDays: number
   exceptionDays: number
   /** the sum of the records' work_hours, in hundredths of an hour */
@@ -265,7 +266,8 @@ export async function dayTotals(
       attendanceDays: sql<number>`count(${attendanceRecords.clockInTime})`,
       lateDays: sql<number>`coalesce(sum(${attendanceRecords.status} = 1 OR ${attendanceRecords.lateMinutes} > 0), 0)`,
       earlyDays: sql<number>`coalesce(sum(${attendanceRecords.earlyMinutes} > 0), 0)`,
-      absentDays: sql<number>`coalesce(sum(${attendanceRecords.status} = 3), 0)`,
+      // an absent record dated before `since` (the attendance start) is no absence (CONTRACT §23)
+      absentDays: sql<number>`coalesce(sum(${attendanceRecords.status} = 3 AND ${attendanceRecords.workDate} >= ${since}), 0)`,
       exceptionDays: sql<number>`coalesce(sum(${attendanceRecords.status} = 4), 0)`,
       // each record's hours as it shows them (policy.hundredthsOf: round(minutes × 5/3), never a tie), then summed
       workHundredths: sql<number>`coalesce(sum((${attendanceRecords.workMinutes} * 5 + 1) / 3), 0)`,
@@ -330,10 +332,10 @@ export async function listAttempts(db: Queryable, filter: { employeeId?: number;
   return { rows, total }
 }
 
-/** Active members of a group hired on or before `date`, who have no record for it. */
-export async function membersWithoutRecord(db: Queryable, groupId: number, date: string): Promise<number[]> {
-  const rows = await db
-    .select({ id: employees.id })
+/** Active members of a group who have no record for `date`, with their hire dates (day close decides whose work day it is). */
+export async function membersWithoutRecord(db: Queryable, groupId: number, date: string): Promise<{ id: number; hireDate: string | null }[]> {
+  return db
+    .select({ id: employees.id, hireDate: employees.hireDate })
     .from(attendanceGroupMembers)
     .innerJoin(employees, eq(employees.id, attendanceGroupMembers.employeeId))
     .leftJoin(attendanceRecords, and(eq(attendanceRecords.employeeId, employees.id), eq(attendanceRecords.workDate, date)))
@@ -341,11 +343,9 @@ export async function membersWithoutRecord(db: Queryable, groupId: number, date:
       and(
         eq(attendanceGroupMembers.groupId, groupId),
         eq(employees.status, 1),
-        sql`(${employees.hireDate} IS NULL OR ${employees.hireDate} <= ${date})`,
         isNull(attendanceRecords.id),
       ),
     )
-  return rows.map((row) => row.id)
 }
 
 /** Absent records for the employees; one that already has a record for the date keeps it. */

@@ -38,6 +38,7 @@ import * as setup from './setup-repository'
 import { toRuleResponse } from './setup-shapes'
 import { computeStatistics, type StatisticsResult } from './statistics'
 import { calendarBetween, kindOn } from '../calendar/repository'
+import { countedFrom } from '../calendar/work-days'
 import { halfDayOffNow, leaveDates } from '../leave/repository'
 
 type Kind = 'clock_in' | 'clock_out'
@@ -99,8 +100,8 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
   const statisticsOf = async (context: CallerContext, start: string, end: string): Promise<StatisticsResult> => {
     // dates before the one a clock-in now gets are past: those of the work days with no record were missed
     const today = todayWorkDate(context, clock.now())
-    // days before the employee was hired cannot be missed
-    const since = context.hireDate && context.hireDate > start ? context.hireDate : start
+    // dates before the employee's attendance start (hire date, the company's go-live) are neither work days nor missed
+    const since = countedFrom(start, context.attendanceFrom)
     const company = companyOf(context)
     const [totals, calendar, leave] = await Promise.all([
       repo.dayTotals(db, context.employeeId, start, end, since, today, company),
@@ -128,7 +129,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       await checkPosition(context, rule, input, 'clock_in', now)
       // a holiday of the group's company is a day off; a make-up workday is a work day; half a day of approved leave moves the start or end
       const [kind, off] = await Promise.all([kindOn(db, companyOf(context), workDate), halfDayOffNow(db, context.employeeId, workDate)])
-      const shift = shiftOfDay(rule, context.zone, workDate, kind, off)
+      const shift = shiftOfDay(rule, context.zone, workDate, kind, context.attendanceFrom, off)
       const outcome = judgeClockIn(shift, now)
       const record = await onConstraint(
         () =>

@@ -21,6 +21,8 @@ export interface GroupDetail {
   group: GroupRow
   companyName: string | null
   companyTimezone: string | null
+  /** the company's attendance_starts_on (CONTRACT §23) */
+  companyStartsOn: string | null
   manager: { id: number; name: string; phone: string | null } | null
   employeeCount: number
   ruleCount: number
@@ -107,6 +109,7 @@ function groupDetails(db: Queryable) {
       group: attendanceGroups,
       companyName: companies.name,
       companyTimezone: companies.timezone,
+      companyStartsOn: companies.attendanceStartsOn,
       managerId: employees.id,
       managerName: employees.name,
       managerPhone: employees.phone,
@@ -123,6 +126,7 @@ function toDetail(row: Awaited<ReturnType<ReturnType<typeof groupDetails>['execu
     group: row.group,
     companyName: row.companyName,
     companyTimezone: row.companyTimezone,
+    companyStartsOn: row.companyStartsOn,
     manager: row.managerId === null ? null : { id: row.managerId, name: row.managerName!, phone: row.managerPhone },
     employeeCount: row.employeeCount,
     ruleCount: row.ruleCount,
@@ -202,7 +206,13 @@ export async function existingEmployeeIds(db: Queryable, ids: number[]): Promise
 /** The group an employee is in, or null. */
 const membershipRows = preparedQuery((db) =>
   db
-    .select({ hireDate: employees.hireDate, status: employees.status, group: attendanceGroups, companyTimezone: companies.timezone })
+    .select({
+      hireDate: employees.hireDate,
+      status: employees.status,
+      group: attendanceGroups,
+      companyTimezone: companies.timezone,
+      companyStartsOn: companies.attendanceStartsOn,
+    })
     .from(employees)
     .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, employees.id))
     .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
@@ -212,11 +222,18 @@ const membershipRows = preparedQuery((db) =>
     .prepare(),
 )
 
-/** An employee's hire date, status and attendance group (with its company's zone), in one query; null when the employee is gone. */
-export async function membershipOf(
-  db: Db,
-  employeeId: number,
-): Promise<{ hireDate: string | null; status: number; group: GroupRow | null; companyTimezone: string | null } | null> {
+/** What an employee's attendance context is built from (see attendance/caller.ts). */
+export interface Membership {
+  hireDate: string | null
+  status: number
+  group: GroupRow | null
+  companyTimezone: string | null
+  /** the group's company's attendance_starts_on (CONTRACT §23) */
+  companyStartsOn: string | null
+}
+
+/** An employee's hire date, status and attendance group (with its company's zone and attendance start), in one query; null when the employee is gone. */
+export async function membershipOf(db: Db, employeeId: number): Promise<Membership | null> {
   const [row] = await membershipRows(db).all({ employeeId })
   return row ?? null
 }

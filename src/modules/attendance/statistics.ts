@@ -1,6 +1,6 @@
 import { addDays, daysBetween, weekday } from '../../lib/local-time'
 import { hoursOf } from './policy'
-import { NO_CALENDAR, workDayBy, type CompanyCalendar } from '../calendar/work-days'
+import { isWorkDayFor, NO_CALENDAR, workDayBy, type CompanyCalendar } from '../calendar/work-days'
 import type { StatisticsResponse } from './model'
 import type { DayTotals } from './repository'
 
@@ -36,7 +36,10 @@ export interface StatisticsInput {
   end: string
   /** the caller's work date now: work days before it with no record count as absent */
   today: string
-  /** the first day that can be missed (the later of start and the hire date) */
+  /**
+   * The first date of the range that counts (the later of start and the employee's attendance
+   * start, CONTRACT §23): no date before it is a work day, an absence or leave.
+   */
   since: string
   /** the rule of each ISO weekday, indexed 1–7 */
   weekdays: readonly DayRule[]
@@ -74,14 +77,17 @@ export function computeStatistics({ start, end, today, since, weekdays, totals, 
       if (date >= from && date <= to) total += Number(isWorkDate(weekday(date), kind)) - Number(isWorkDay(weekday(date)))
     return total
   }
-  const workDayCount = workDaysOf(start, end)
+  // work days, absences and leave count from `since` on: the days before it are outside the employee's attendance
+  const workDayCount = workDaysOf(since, end)
   const lastPast = addDays(today, -1) < end ? addDays(today, -1) : end
   const pastWorkDays = workDaysOf(since, lastPast)
   const pastWorkDayRecords = sum((d) => d.pastRecords, totals.filter((d) => isWorkDate(d.weekday, d.kind)))
   const holidayDays = [...calendar].filter(([date, { kind }]) => kind === 'holiday' && date >= start && date <= end).length
   const attendanceDays = sum((d) => d.attendanceDays)
   // leave counts on work days only (a request's days are its work days); a full day of it is no absence
-  const leaveOnWorkDays = leave.filter(({ date }) => date >= start && date <= end && isWorkDate(weekday(date), calendar.get(date)?.kind ?? null))
+  const leaveOnWorkDays = leave.filter(
+    ({ date }) => date <= end && weekdays[weekday(date)].rule !== null && isWorkDayFor(isWorkDay(weekday(date)), date, calendar.get(date)?.kind ?? null, since),
+  )
   const leaveHalves = leaveOnWorkDays.reduce((acc, day) => acc + (day.half ? 1 : 2), 0)
   const excusedAbsences = leaveOnWorkDays.filter(
     (day) => !day.half && (day.record === 'absent' || (day.record === 'none' && day.date >= since && day.date <= lastPast)),

@@ -47,7 +47,7 @@ export interface BackupResult {
 }
 
 export const REMOTE_DATABASE_RULE =
-  'a backup copies the embedded database file; with a libSQL server (DATABASE_URL=libsql://, http(s)://, ws(s)://) use the server\'s own backups (see the README, "Backups")'
+  'a backup copies the embedded database file; with a libSQL server (DATABASE_URL=libsql://, http(s)://, ws(s)://) use the server\'s own backups (see docs/operations.md, "Backups")'
 
 /**
  * Writes one archive to `dir`: a consistent snapshot of the embedded database taken while writes go

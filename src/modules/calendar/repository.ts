@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
 import { preparedQuery } from '../../db/prepared'
 import { attendanceClosedDays, attendanceGroups, attendanceRecords, calendarDays } from '../../db/schema'
@@ -101,6 +101,38 @@ export async function deleteAbsences(db: Queryable, companyId: number, dates: st
       ),
     )
     .returning()
+}
+
+/**
+ * Absent records (status 3 with no clock times) under a group of the company dated before `date`:
+ * what a later attendance start of the company (CONTRACT §23) no longer means. Deleted; returns them as they were.
+ */
+export async function deleteAbsencesBefore(db: Queryable, companyId: number, date: string) {
+  return db
+    .delete(attendanceRecords)
+    .where(
+      and(
+        lt(attendanceRecords.workDate, date),
+        eq(attendanceRecords.status, 3),
+        isNull(attendanceRecords.clockInTime),
+        isNull(attendanceRecords.clockOutTime),
+        inArray(attendanceRecords.groupId, groupsOfCompany(companyId)),
+      ),
+    )
+    .returning()
+}
+
+/** Forgets that the company's groups closed the dates from `from` (null: any) to before `before`, so day close judges them again. */
+export async function reopenClosedDaysBetween(db: Queryable, companyId: number, from: string | null, before: string): Promise<void> {
+  await db
+    .delete(attendanceClosedDays)
+    .where(
+      and(
+        from === null ? undefined : gte(attendanceClosedDays.workDate, from),
+        lt(attendanceClosedDays.workDate, before),
+        inArray(attendanceClosedDays.groupId, groupsOfCompany(companyId)),
+      ),
+    )
 }
 
 /** Forgets that the company's groups closed the dates, so the day-close job closes them again under the calendar. */

@@ -173,8 +173,8 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
 
     /**
      * The caller's month, date by date: whether it is a work day for them (the rule that
-     * applies on it and their group's company calendar, as clock-in, day close and
-     * statistics judge it), the holiday's name, their record and their leave.
+     * applies on it, their group's company calendar and their attendance start, as clock-in,
+     * day close and statistics judge it), the holiday's name, their record and their leave.
      */
     async month(principal: Principal, query: MonthQuery, locale: Locale): Promise<MonthCalendarResponse> {
       const context = await contextOf(principal)
@@ -196,7 +196,7 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
         days.push({
           date,
           weekday: weekday(date),
-          work_day: rule !== null && isWorkDay(policyOf(rule), date, marked?.kind ?? null),
+          work_day: rule !== null && isWorkDay(policyOf(rule), date, marked?.kind ?? null, context.attendanceFrom),
           holiday_name: marked?.kind === 'holiday' ? marked.name : null,
           record: record
             ? {

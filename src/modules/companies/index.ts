@@ -36,7 +36,11 @@ export const companiesController = (guard: AuthGuard, reply: Replier, companies:
       body: UpdateCompanyBody,
       response: Envelope(Company),
       detail: detail('Update a company', {
-        description: 'Fields left out stay as they are; a null `timezone` means the service default.',
+        description:
+          'Fields left out stay as they are; a null `timezone` means the service default. `attendance_starts_on` (go-live, CONTRACT §23): ' +
+          'for the employees of the company’s attendance groups no date before it is a work day, an absence or leave. Moving it later deletes ' +
+          'the absent records (status 3, no clock times) its groups have before it; moving it earlier (or to null) lets the next day close ' +
+          'mark the dates it brings in, as a calendar change does. The audit entry lists the deleted records.',
         ...errors({ 404: 'No such company', 409: 'A company with this name exists' }),
       }),
     })

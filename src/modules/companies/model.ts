@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Text, Timestamp } from '../../http/models'
+import { DateString, Text, Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
 
 const TimeZone = t.String({
@@ -14,19 +14,37 @@ export const Company = t.Object({
   id: t.Integer(),
   name: t.String(),
   timezone: t.Nullable(t.String({ description: 'IANA zone; null means the service default (DEFAULT_TIMEZONE)' })),
+  attendance_starts_on: t.Nullable(
+    t.String({ description: 'YYYY-MM-DD, local: the first date attendance counts for the employees of its groups; null: no bound' }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 })
 export type CompanyResponse = typeof Company.static
 
+/**
+ * When the company goes live (CONTRACT §23): for the employees of its attendance groups, no date
+ * before it is a work day, an absence or leave.
+ */
+const AttendanceStartsOn = t.Nullable(
+  t.String({
+    pattern: DateString.pattern,
+    error: 'must be a date written YYYY-MM-DD',
+    examples: ['2024-01-01'],
+    description:
+      'YYYY-MM-DD, local: the first date attendance counts (go-live) for the employees of its attendance groups; before it no date ' +
+      'is a work day, an absence or leave. null (the default): no bound',
+  }),
+)
+
 export const CreateCompanyBody = t.Object(
-  { name: Text(100), timezone: t.Optional(t.Nullable(TimeZone)) },
-  { examples: [{ name: 'Acme Shanghai', timezone: 'Asia/Shanghai' }] },
+  { name: Text(100), timezone: t.Optional(t.Nullable(TimeZone)), attendance_starts_on: t.Optional(AttendanceStartsOn) },
+  { examples: [{ name: 'Acme Shanghai', timezone: 'Asia/Shanghai', attendance_starts_on: '2024-01-01' }] },
 )
 export type CreateCompanyInput = typeof CreateCompanyBody.static
 
 export const UpdateCompanyBody = t.Object(
-  { name: t.Optional(Text(100)), timezone: t.Optional(t.Nullable(TimeZone)) },
+  { name: t.Optional(Text(100)), timezone: t.Optional(t.Nullable(TimeZone)), attendance_starts_on: t.Optional(AttendanceStartsOn) },
   { examples: [{ name: 'Acme Shanghai Ltd.' }] },
 )
 export type UpdateCompanyInput = typeof UpdateCompanyBody.static

@@ -1,11 +1,13 @@
-import type { Database } from '../../db/client'
-import { ConflictError, NotFoundError } from '../../http/errors'
+import type { Database, Queryable } from '../../db/client'
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
+import { isCalendarDate } from '../../lib/dates'
 import { p1, pageWindow } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import { timeZoneField } from '../../lib/timezone'
 import { recordAudit, type Actor } from '../audit/recorder'
+import { deleteAbsencesBefore, reopenClosedDaysBetween } from '../calendar/repository'
 import type { CompanyListQuery, CompanyResponse, CreateCompanyInput, UpdateCompanyInput } from './model'
 import * as repo from './repository'
 
@@ -14,12 +16,33 @@ export function toCompanyResponse(row: repo.CompanyRow): CompanyResponse {
     id: row.id,
     name: row.name,
     timezone: row.timezone,
+    attendance_starts_on: row.attendanceStartsOn,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   }
 }
 
 const nameTaken = (name: string) => new ConflictError(`A company named "${name}" already exists`)
+
+/** attendance_starts_on as given: a real date, null (no bound) or left out; else 400. */
+function startsOnField(value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null || isCalendarDate(value)) return value
+  throw new ValidationError(`attendance_starts_on "${value}" is not a real date`, [{ field: 'attendance_starts_on', message: `"${value}" is not a real date` }])
+}
+
+/**
+ * What moving a company's attendance start (CONTRACT §23) does to days already past, as a calendar
+ * change does (calendar/service.ts): the absent records its groups have before a later start go;
+ * the day-close marks of dates an earlier start brings in are forgotten, so the next day close (or
+ * close-day) judges them. Returns the deleted records, for the change's audit entry.
+ */
+async function applyStartToPast(tx: Queryable, companyId: number, before: string | null, after: string | null) {
+  if (after === before) return []
+  if (after === null || (before !== null && after < before)) await reopenClosedDaysBetween(tx, companyId, after, before!)
+  if (after === null || (before !== null && after <= before)) return []
+  const removed = await deleteAbsencesBefore(tx, companyId, after)
+  return removed.map((row) => ({ id: row.id, employee_id: row.employeeId, work_date: row.workDate, group_id: row.groupId, rule_id: row.ruleId }))
+}
 const missing = (id: number) => new NotFoundError(`Company ${id} does not exist`)
 
 export function createCompaniesService({ database, clock }: { database: Database; clock: Clock }) {
@@ -42,10 +65,11 @@ export function createCompaniesService({ database, clock }: { database: Database
     create(input: CreateCompanyInput, actor: Actor): Promise<CompanyResponse> {
       const name = requiredText(input.name, 'name')
       const timezone = timeZoneField(input.timezone) ?? null
+      const attendanceStartsOn = startsOnField(input.attendance_starts_on) ?? null
       const now = clock.now()
       return saving(name, () =>
         database.write(async (tx) => {
-          const company = toCompanyResponse(await repo.insertCompany(tx, { name, timezone, createdAt: now, updatedAt: now }))
+          const company = toCompanyResponse(await repo.insertCompany(tx, { name, timezone, attendanceStartsOn, createdAt: now, updatedAt: now }))
           await recordAudit(tx, actor, now, { action: 'company.create', resource: 'company', resourceId: company.id, after: company })
           return company
         }),
@@ -55,13 +79,21 @@ export function createCompaniesService({ database, clock }: { database: Database
     update(id: number, input: UpdateCompanyInput, actor: Actor): Promise<CompanyResponse> {
       const name = input.name === undefined ? undefined : requiredText(input.name, 'name')
       const timezone = timeZoneField(input.timezone)
+      const attendanceStartsOn = startsOnField(input.attendance_starts_on)
       const now = clock.now()
       return saving(name, () =>
         database.write(async (tx) => {
           const before = await repo.findCompany(tx, id)
           if (!before) throw missing(id)
-          const after = toCompanyResponse((await repo.updateCompany(tx, id, { name, timezone, updatedAt: now }))!)
-          await recordAudit(tx, actor, now, { action: 'company.update', resource: 'company', resourceId: id, before: toCompanyResponse(before), after })
+          const after = toCompanyResponse((await repo.updateCompany(tx, id, { name, timezone, attendanceStartsOn, updatedAt: now }))!)
+          const deleted = attendanceStartsOn === undefined ? [] : await applyStartToPast(tx, id, before.attendanceStartsOn, attendanceStartsOn)
+          await recordAudit(tx, actor, now, {
+            action: 'company.update',
+            resource: 'company',
+            resourceId: id,
+            before: toCompanyResponse(before),
+            after: deleted.length > 0 ? { ...after, deleted_absent_records: deleted } : after,
+          })
           return after
         }),
       )

@@ -7,28 +7,21 @@ import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import type { Locale } from '../../config'
 import { recordAudit, type Actor } from '../audit/recorder'
-import { employeeContext, companyOf, requireEmployed, ruleOfRecord, type CallerContext } from '../attendance/caller'
-import { closesAt, judgeRecord, type Shift } from '../attendance/policy'
-import { hoursOfRecord, ruleFor, shiftColumns, shiftOfDay, shiftOfRecord, toRecordResponse } from '../attendance/records'
+import { employeeContext, requireEmployed, type CallerContext } from '../attendance/caller'
+import { hoursOfRecord, toRecordResponse } from '../attendance/records'
 import * as attendanceRepo from '../attendance/repository'
 import type { AttendanceDeps } from '../attendance/service'
-import { kindOnIn } from '../calendar/repository'
-import { halfDayOff } from '../leave/repository'
 import { decidableOf, type Authorize } from '../approvals/routing'
 import { linkedEmployee, type Principal } from '../rbac/access'
 import { partiesOf, requireNotOwn } from '../rbac/own-matters'
 import type { CorrectionQuery, CorrectionResponse, CreateCorrectionInput, EditRecordInput, RecordSnapshot } from './model'
+import { factsOn, planRecord, type Plan, type Problem, type Times } from './plan'
 import * as repo from './repository'
 
 /** How far back an employee may ask for a correction, in days before today (CONTRACT §11). */
 export const CORRECTION_DAYS_BACK = 31
-const DAY_MS = 86_400_000
 
 type RecordRow = attendanceRepo.RecordRow
-interface Times {
-  clockIn?: Date
-  clockOut?: Date
-}
 
 export function snapshotOf(row: RecordRow | null): RecordSnapshot | null {
   if (!row) return null
@@ -68,7 +61,6 @@ export function toCorrectionResponse(row: repo.FullCorrection): CorrectionRespon
   }
 }
 
-type Problem = { field: string; message: string }
 const refuse = (problems: Problem[]) => ValidationError.of(problems)
 
 /** The requested instants; at least one (400 naming the fields otherwise). */
@@ -91,86 +83,21 @@ function timesOf(input: { clock_in_time?: string; clock_out_time?: string }): Ti
   return times
 }
 
-/**
- * Whether the clock times a record would have hang together (CONTRACT §11): the clock-in on
- * the work date in the record's zone, the clock-out after it by at most 24 hours, neither in
- * the future, and no clock-out without a clock-in.
- */
-export function timeProblems(workDate: string, zone: string, clockIn: Date | null, clockOut: Date | null, now: Date): Problem[] {
-  const problems: Problem[] = []
-  if (clockIn) {
-    const date = localDate(clockIn, zone)
-    if (date !== workDate) problems.push({ field: 'clock_in_time', message: `must fall on ${workDate} in ${zone}; ${clockIn.toISOString()} is on ${date} there` })
-    if (clockIn > now) problems.push({ field: 'clock_in_time', message: 'must not be in the future' })
-  }
-  if (clockOut) {
-    if (!clockIn) problems.push({ field: 'clock_in_time', message: `is required: the record of ${workDate} has no clock-in to go with the clock-out` })
-    else if (clockOut <= clockIn) problems.push({ field: 'clock_out_time', message: `must be after the clock-in (${clockIn.toISOString()})` })
-    else if (clockOut.getTime() - clockIn.getTime() > DAY_MS)
-      problems.push({ field: 'clock_out_time', message: `must be at most 24 hours after the clock-in (${clockIn.toISOString()})` })
-    if (clockOut > now) problems.push({ field: 'clock_out_time', message: 'must not be in the future' })
-  }
-  return problems
-}
-
-/** What a correction would do to the record of an employee and date: read in `q`, nothing written. */
-interface Plan {
-  row: RecordRow | null
-  values: Omit<attendanceRepo.NewRecord, 'employeeId' | 'workDate' | 'createdAt'>
-  /** the requested times are the record's already */
-  unchanged: boolean
-}
-
 export function createCorrectionsService({ database, clock, defaultZone, ruleCache }: AttendanceDeps) {
   const { db } = database
   const contextOf = employeeContext({ db, defaultZone, ruleCache })
 
   const load = async (q: Queryable, id: number) => toCorrectionResponse((await repo.findCorrection(q, id))!)
 
-  /**
-   * The record of `workDate` with `times` applied and recomputed by the clock policy: a record
-   * clocked in is judged under the shift it keeps; a new record (or an absence) under the rule
-   * that applies on the date now, with the calendar's mark and half-day leave, as a clock-in would be.
-   */
-  async function plan(q: Queryable, context: CallerContext, workDate: string, times: Times, now: Date): Promise<Plan> {
-    const row = await repo.recordOn(q, context.employeeId, workDate)
-    let shift: Shift
-    let zone: string
-    let opened: Partial<attendanceRepo.NewRecord> = {}
-    if (row?.clockInTime) {
-      shift = shiftOfRecord(row, await ruleOfRecord(q, context, row.ruleId))
-      zone = row.timezone
-    } else {
-      const rule = ruleFor(context.rules, workDate)
-      if (!rule)
-        throw new ValidationError(
-          context.group
-            ? `The attendance group "${context.group.group.name}" has no enabled rule to judge ${workDate} by; ask an administrator to add one`
-            : `The employee is not in an attendance group, so ${workDate} has no rule to judge it by; ask an administrator to add them to one`,
-        )
-      zone = context.zone
-      const [kind, off] = await Promise.all([kindOnIn(q, companyOf(context), workDate), halfDayOff(q, context.employeeId, workDate)])
-      shift = shiftOfDay(rule, zone, workDate, kind, off)
-      opened = { ruleId: rule.id, groupId: rule.groupId, timezone: zone, ...shiftColumns(shift) }
-    }
-    const clockIn = times.clockIn ?? row?.clockInTime ?? null
-    const clockOut = times.clockOut ?? row?.clockOutTime ?? null
-    const problems = timeProblems(workDate, zone, clockIn, clockOut, now)
-    if (problems.length > 0) throw refuse(problems)
-    const judged = judgeRecord(shift, clockIn, clockOut, now >= closesAt(shift.end, zone))
-    const same = (a: Date | null | undefined, b: Date | null | undefined) => (a?.getTime() ?? null) === (b?.getTime() ?? null)
-    return {
-      row,
-      values: { timezone: zone, ...opened, clockInTime: clockIn, clockOutTime: clockOut, ...judged, corrected: true, updatedAt: now },
-      unchanged: row !== null && same(row.clockInTime, clockIn) && same(row.clockOutTime, clockOut),
-    }
-  }
+  /** What `times` would make of the record of `workDate`, judged by the facts as `q` reads them now. */
+  const plan = async (q: Queryable, context: CallerContext, workDate: string, times: Times, now: Date): Promise<Plan> =>
+    planRecord(context, workDate, times, now, await factsOn(q, context, workDate))
 
-  /** Writes a plan: the record updated, or created when the date has none. */
+  /** Writes a plan: the record updated, or created when the date has none; either way `corrected`. */
   const write = (q: Queryable, context: CallerContext, workDate: string, { row, values }: Plan, now: Date) =>
     row
-      ? repo.updateRecord(q, row.id, values)
-      : repo.insertRecord(q, { ...values, employeeId: context.employeeId, workDate, createdAt: now })
+      ? repo.updateRecord(q, row.id, { ...values, corrected: true })
+      : repo.insertRecord(q, { ...values, corrected: true, employeeId: context.employeeId, workDate, createdAt: now })
 
   const nothingToCorrect = (workDate: string) =>
     new ValidationError(`The record of ${workDate} already has these times: there is nothing to correct`, [

@@ -4,7 +4,7 @@ import { Envelope, type Replier } from '../../http/envelope'
 import { errors } from '../../http/openapi'
 import { IdParams } from '../../http/models'
 import { P1 } from '../../http/pagination'
-import { CreateEmployeeBody, Employee, EmployeeListQuery, UpdateEmployeeBody } from './model'
+import { AccountBody, CreateEmployeeBody, Employee, EmployeeListQuery, UpdateEmployeeBody } from './model'
 import type { EmployeesService } from './service'
 
 const detail = (summary: string, extra: object = {}) => ({ tags: ['Employees'], summary, ...extra })
@@ -54,6 +54,30 @@ export const employeesController = (guard: AuthGuard, reply: Replier, employees:
         }),
       }),
     })
+    .post(
+      '/:id/account',
+      async ({ params, body, actor, principal, set }) => {
+        const { employee, created } = await employees.giveAccount(params.id, body, actor, principal)
+        return created ? reply.created(set, employee, 'Account created') : reply.ok(employee, 'Account linked')
+      },
+      {
+        permission: 'employees:update',
+        params: IdParams,
+        body: AccountBody,
+        response: { 200: Envelope(Employee), 201: Envelope(Employee) },
+        detail: detail('Give an employee who has no account one: create a login, or link an existing account', {
+          description:
+            'With `username` and `password`, a new account with role `employee` is created and linked (201); with `user_id`, an existing account is linked and given role `employee` (200). ' +
+            'Either answers the employee as GET /api/v1/admin/employees/{id} does. Your own account cannot be linked to another record here.',
+          ...errors({
+            400: 'neither or both of username and user_id, a password without a username, or an unknown user',
+            403: `${LINK_RULE}; a new account also needs the permissions of role employee`,
+            404: 'No such employee',
+            409: 'The employee already has an account, the username is taken, or the account is linked to another employee',
+          }),
+        }),
+      },
+    )
     .delete('/:id', async ({ params, actor, principal }) => reply.ok(await employees.remove(params.id, actor, principal).then(() => null), 'Employee deleted'), {
       permission: 'employees:delete',
       params: IdParams,

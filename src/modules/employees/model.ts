@@ -69,6 +69,19 @@ export const UpdateEmployeeBody = t.Composite(
 )
 export type UpdateEmployeeInput = typeof UpdateEmployeeBody.static
 
+export const AccountBody = t.Object(
+  {
+    username: t.Optional(Username),
+    password: t.Optional(Password),
+    user_id: t.Optional(Id),
+  },
+  {
+    description: 'username and password create a new account (role employee); user_id links an existing one',
+    examples: [{ username: 'zhang.min', password: 'first-password-2024' }],
+  },
+)
+export type AccountInput = typeof AccountBody.static
+
 export const EmployeeListQuery = t.Object({
   ...pageQuery(10),
   search: t.Optional(t.String({ maxLength: 100, description: 'matches name, employee_no, phone or e-mail' })),

@@ -58,13 +58,23 @@ export async function missingEmployeeIds(db: Queryable, ids: number[]): Promise<
   return missing
 }
 
+/** Of the employee numbers `numbers`, those some employee already has, with that employee's id. */
+export async function employeeIdsByNo(db: Queryable, numbers: string[]): Promise<Map<string, number>> {
+  const found = new Map<string, number>()
+  for (const batch of inBatches(numbers, 1))
+    for (const row of await db.select({ id: employees.id, no: employees.employeeNo }).from(employees).where(inArray(employees.employeeNo, batch)))
+      if (row.no !== null) found.set(row.no, row.id)
+  return found
+}
+
 /** Of the employee numbers `numbers`, those some employee already has. */
 export async function takenEmployeeNos(db: Queryable, numbers: string[]): Promise<Set<string>> {
-  const taken = new Set<string>()
-  for (const batch of inBatches(numbers, 1))
-    for (const row of await db.select({ no: employees.employeeNo }).from(employees).where(inArray(employees.employeeNo, batch)))
-      if (row.no !== null) taken.add(row.no)
-  return taken
+  return new Set((await employeeIdsByNo(db, numbers)).keys())
+}
+
+/** Makes `managerId` the manager of the employees `ids`. */
+export async function setManager(db: Queryable, ids: number[], managerId: number, at: Date): Promise<void> {
+  for (const batch of inBatches(ids, 1)) await db.update(employees).set({ managerId, updatedAt: at }).where(inArray(employees.id, batch))
 }
 
 export async function updateEmployee(db: Queryable, id: number, values: Partial<typeof employees.$inferInsert>): Promise<boolean> {

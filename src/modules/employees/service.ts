@@ -16,7 +16,7 @@ import { requireLink, requireRoles, type LinkChange } from '../rbac/people'
 import { findRoleId, findRolesByName, grantRole, roleNamesByUser } from '../rbac/repository'
 import { insertUser } from '../users/repository'
 import { usernameTaken } from '../users/service'
-import type { CreateEmployeeInput, EmployeeListQuery, EmployeeResponse, UpdateEmployeeInput } from './model'
+import type { AccountInput, CreateEmployeeInput, EmployeeListQuery, EmployeeResponse, UpdateEmployeeInput } from './model'
 import * as repo from './repository'
 
 export function toEmployeeResponse(row: repo.EmployeeWithDepartment): EmployeeResponse {
@@ -51,7 +51,10 @@ function checkHireDate(value: string | null | undefined): void {
  * The rules of a new employee that need no database, in the order create applies them; each throws
  * a ValidationError. An import applies the same ones to each row of its file.
  */
-export const NEW_EMPLOYEE_RULES: readonly ((input: CreateEmployeeInput) => void)[] = [
+type AccountChoice = Pick<CreateEmployeeInput, 'username' | 'password' | 'user_id'>
+
+/** How an employee's account is given, when it is: a new one (username and password) or an existing one (user_id). */
+const ACCOUNT_RULES: readonly ((input: AccountChoice) => void)[] = [
   (input) => {
     if ((input.username === undefined) !== (input.password === undefined))
       throw new ValidationError('Send username and password together to create a linked account', [
@@ -64,6 +67,10 @@ export const NEW_EMPLOYEE_RULES: readonly ((input: CreateEmployeeInput) => void)
         { field: 'user_id', message: 'conflicts with username' },
       ])
   },
+]
+
+export const NEW_EMPLOYEE_RULES: readonly ((input: CreateEmployeeInput) => void)[] = [
+  ...ACCOUNT_RULES,
   (input) => checkHireDate(input.hire_date),
   (input) => void requiredText(input.name ?? '', 'name'),
 ]
@@ -158,10 +165,6 @@ export function newEmployeeRow(input: CreateEmployeeInput, userId: number | null
   }
 }
 
-/**
- * Unlinking one's own account, or moving it to another record, changes whose requests are one's own
- * (CONTRACT §15): refused through administrator routes. Linking an account that has no record yet is not.
- */
 /** What an update of an employee record does to routing, for the refusal of keepOwnApprover. */
 function changeOfRouting(id: number, change: { name: string; managerId?: number | null; status?: number }): string {
   if (change.managerId !== undefined) return `change the manager of employee ${id} (${change.name})`
@@ -169,6 +172,10 @@ function changeOfRouting(id: number, change: { name: string; managerId?: number 
   return `change employee ${id} (${change.name})`
 }
 
+/**
+ * Unlinking one's own account, or moving it to another record, changes whose requests are one's own
+ * (CONTRACT §15): refused through administrator routes. Linking an account that has no record yet is not.
+ */
 function requireOwnLinkKept(principal: Principal, from: number | null, to: number | null): void {
   if (from === principal.userId || (to === principal.userId && principal.employeeId !== null))
     throw new ForbiddenError(
@@ -201,6 +208,16 @@ export function createEmployeesService({ database, clock, access }: { database: 
     })
   }
 
+  /**
+   * A new account for an employee record (role employee, created by the caller, so that choosing it as
+   * a decider is the caller's own steering, CONTRACT §15), linked by changeLink after.
+   */
+  const newAccount = async (tx: Tx, principal: Principal, actor: Actor, input: { username: string; passwordHash: string; name: string }, now: Date) => {
+    await requireRoles(tx, principal, await findRolesByName(tx, [EMPLOYEE_ROLE]), 'give a new account role employee')
+    const { username, passwordHash, name } = input
+    return insertUser(tx, { username, passwordHash, name, status: 1, createdBy: actor.userId, createdAt: now, updatedAt: now })
+  }
+
   const get = async (id: number): Promise<EmployeeResponse> => {
     const row = await repo.findEmployee(db, id)
     if (!row) throw missing(id)
@@ -231,11 +248,8 @@ export function createEmployeesService({ database, clock, access }: { database: 
           await requireDeciderChoice(tx, principal, input.manager_id, now)
           await checkManager(tx, null, input.manager_id)
           let userId = input.user_id ?? null
-          if (input.username !== undefined && passwordHash !== null) {
-            await requireRoles(tx, principal, await findRolesByName(tx, [EMPLOYEE_ROLE]), 'give a new account role employee')
-            const user = await insertUser(tx, { username: input.username, passwordHash, name, status: 1, createdBy: actor.userId, createdAt: now, updatedAt: now })
-            userId = user.id
-          }
+          if (input.username !== undefined && passwordHash !== null)
+            userId = (await newAccount(tx, principal, actor, { username: input.username, passwordHash, name }, now)).id
           if (userId !== null) await changeLink(tx, principal, actor, { from: null, to: userId, existingRecord: false }, now)
           const id = await repo.insertEmployee(tx, newEmployeeRow(input, userId, now))
           await recordLinkChange(tx, id, null, userId, now)
@@ -304,6 +318,50 @@ export function createEmployeesService({ database, clock, access }: { database: 
         if (input.user_id !== null) access.invalidate(input.user_id)
       }
       return updated
+    },
+
+    /**
+     * Gives a record that has no account one (CONTRACT §23): a new account (username and password,
+     * role employee) or an existing one (user_id), by the rule for people as create and update link
+     * them. `created` tells which.
+     */
+    async giveAccount(id: number, input: AccountInput, actor: Actor, principal: Principal): Promise<{ employee: EmployeeResponse; created: boolean }> {
+      for (const rule of ACCOUNT_RULES) rule(input)
+      if (input.username === undefined && input.user_id === undefined)
+        throw new ValidationError('Send username and password to create an account for the employee, or user_id to link an existing one', [
+          { field: 'username', message: 'is required, or user_id' },
+        ])
+      const passwordHash = input.password === undefined ? null : await hashPassword(input.password)
+      const now = clock.now()
+      let employee: EmployeeResponse
+      try {
+        employee = await database.write(async (tx) => {
+          const current = await repo.findEmployee(tx, id)
+          if (!current) throw missing(id)
+          if (current.userId !== null)
+            throw new ConflictError(
+              `Employee ${id} (${current.name}) already has an account, user ${current.userId}; to give them another, unlink it first (PUT /api/v1/admin/employees/${id} with user_id null)`,
+            )
+          let userId: number
+          if (input.user_id !== undefined) {
+            await checkReferences(tx, { user_id: input.user_id })
+            requireOwnLinkKept(principal, null, input.user_id)
+            userId = input.user_id
+          } else userId = (await newAccount(tx, principal, actor, { username: input.username!, passwordHash: passwordHash!, name: current.name }, now)).id
+          await changeLink(tx, principal, actor, { from: null, to: userId, existingRecord: true, newUsername: input.username }, now)
+          // before the history, so a link taken by another record is refused by employees_user_unique, with its message
+          await repo.updateEmployee(tx, id, { userId, updatedAt: now })
+          await recordLinkChange(tx, id, null, userId, now)
+          const after = toEmployeeResponse((await repo.findEmployee(tx, id))!)
+          await recordAudit(tx, actor, now, { action: 'employee.account', resource: 'employee', resourceId: id, before: toEmployeeResponse(current), after })
+          return after
+        })
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflictFor(error, input)
+        throw error
+      }
+      access.invalidate(employee.user_id!)
+      return { employee, created: input.user_id === undefined }
     },
 
     async remove(id: number, actor: Actor, principal: Principal): Promise<void> {

@@ -3,7 +3,7 @@ import { weekdayRules } from '../attendance/records'
 import type { DayTotals } from '../attendance/repository'
 import type { RuleRow } from '../attendance/setup-repository'
 import { computeStatistics, type DayRule, type LeaveDate, type StatisticsResult } from '../attendance/statistics'
-import { workDayBy, type CompanyCalendar } from '../calendar/work-days'
+import { countedFrom, isWorkDayFor, type CompanyCalendar } from '../calendar/work-days'
 import { datesOf } from '../leave/repository'
 
 /*
@@ -36,7 +36,7 @@ export interface ApprovedLeave {
  * `attendance/repository.dayTotals` over records already loaded: the records of [start, end]
  * grouped by month, ISO weekday and the company calendar's mark of their date, with the same
  * aggregates as its SQL (a record's hours counted as it shows them: ⌊(minutes × 5 + 1) / 3⌋
- * hundredths; `pastRecords` those dated from `since` to before `today`).
+ * hundredths; `absentDays` and `pastRecords` those dated from `since`, the latter to before `today`).
  */
 export function dayTotalsOf(
   records: readonly MonthRecord[],
@@ -75,7 +75,7 @@ export function dayTotalsOf(
     totals.attendanceDays += Number(record.clockedIn)
     totals.lateDays += Number(record.status === 1 || record.lateMinutes > 0)
     totals.earlyDays += Number(record.earlyMinutes > 0)
-    totals.absentDays += Number(record.status === 3)
+    totals.absentDays += Number(record.status === 3 && date >= range.since)
     totals.exceptionDays += Number(record.status === 4)
     totals.workHundredths += Math.trunc((record.workMinutes * 5 + 1) / 3)
     totals.lateMinutes += record.lateMinutes
@@ -126,13 +126,15 @@ const PROBLEM: Record<number, DayCode> = { 1: DAY_CODES.late, 2: DAY_CODES.early
 
 export interface DayFacts {
   record: MonthRecord | undefined
-  /** a work day for the employee (the rule of its weekday and the company calendar, as statistics decide it) */
+  /** a work day for the employee (the rule of its weekday, the company calendar and their attendance start, as statistics decide it) */
   workDay: boolean
   /** the company calendar marks it a holiday */
   holiday: boolean
   leave: LeaveDate | undefined
-  /** from the hire date (or the month's first day) to before today: a work day without a record here was missed */
+  /** from the attendance start (or the month's first day) to before today: a work day without a record here was missed */
   missable: boolean
+  /** on or after the employee's attendance start (CONTRACT §23): before it, an absent record is no absence */
+  counted: boolean
 }
 
 /**
@@ -145,11 +147,12 @@ export interface DayFacts {
  *    worked normally: the leave is what the day is about);
  * 4. any other record, normal: ✓ (also on a holiday or a day off: a record shows its own code);
  * 5. a holiday without a record: H; anything else (a day off, a future work day, a day before
- *    hiring): empty.
+ *    the attendance start, with or without an absent record written before that start was set): empty.
  * So the A cells are exactly absent_days, and, where no record overrides rule 3, V + ½ × ½V is leave_days.
  */
-export function dayCode({ record, workDay, holiday, leave, missable }: DayFacts): DayCode {
-  if (record && PROBLEM[record.status]) return PROBLEM[record.status]
+export function dayCode({ record: kept, workDay, holiday, leave, missable, counted }: DayFacts): DayCode {
+  if (kept && PROBLEM[kept.status]) return PROBLEM[kept.status]
+  const record = kept && (counted || kept.status !== 3) ? kept : undefined
   const fullLeave = workDay && leave !== undefined && !leave.half
   const excused = fullLeave && (leave.record === 'absent' || (leave.record === 'none' && missable))
   const absent = record ? record.status === 3 : workDay && missable
@@ -165,7 +168,8 @@ export interface EmployeeMonth {
   dates: readonly string[]
   /** the employee's work date now (`caller.todayWorkDate`) */
   today: string
-  hireDate: string | null
+  /** the first date the employee's attendance counts (`caller.CallerContext.attendanceFrom`) */
+  attendanceFrom: string | null
   rules: readonly RuleRow[]
   calendar: CompanyCalendar
   records: readonly MonthRecord[]
@@ -177,7 +181,7 @@ export function judgeMonth(input: EmployeeMonth): { codes: DayCode[]; statistics
   const { dates, today, calendar } = input
   const start = dates[0]
   const end = dates[dates.length - 1]
-  const since = input.hireDate && input.hireDate > start ? input.hireDate : start
+  const since = countedFrom(start, input.attendanceFrom)
   const weekdays = weekdayRules(input.rules)
   const byDate = new Map(input.records.map((record) => [record.workDate, record]))
   const leave = leaveDatesOf(input.leave, byDate, start, end)
@@ -197,10 +201,11 @@ export function judgeMonth(input: EmployeeMonth): { codes: DayCode[]; statistics
     const rule = weekdays[weekday(date)]
     return dayCode({
       record: byDate.get(date),
-      workDay: rule.rule !== null && workDayBy(rule.workDay, kind),
+      workDay: rule.rule !== null && isWorkDayFor(rule.workDay, date, kind, since),
       holiday: kind === 'holiday',
       leave: leaveByDate.get(date),
       missable: date >= since && date < today,
+      counted: date >= since,
     })
   })
   return { codes, statistics }

@@ -56,8 +56,10 @@ export function attendanceEmployees(db: Queryable, scope: AttendanceScope, after
       name: employees.name,
       hireDate: employees.hireDate,
       department: departments.name,
+      status: employees.status,
       group: attendanceGroups,
       companyTimezone: companies.timezone,
+      companyStartsOn: companies.attendanceStartsOn,
     })
     .from(employees)
     .leftJoin(departments, eq(departments.id, employees.departmentId))

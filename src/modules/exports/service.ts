@@ -4,9 +4,8 @@ import { ValidationError } from '../../http/errors'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
 import type { Logger } from '../../lib/logger'
-import { todayWorkDate, type CallerContext } from '../attendance/caller'
+import { contextFrom, todayWorkDate } from '../attendance/caller'
 import * as setup from '../attendance/setup-repository'
-import { zoneOf } from '../attendance/setup-shapes'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { calendarBetween } from '../calendar/repository'
 import { NO_CALENDAR, type CompanyCalendar } from '../calendar/work-days'
@@ -94,21 +93,14 @@ export function createExportsService({ database, clock, defaultZone, ruleCache, 
       }
       const leaveBy = groupBy(leave)
       yield employees.map((employee) => {
-        const group = employee.group ? { group: employee.group, companyTimezone: employee.companyTimezone } : null
-        const context: CallerContext = {
-          employeeId: employee.id,
-          hireDate: employee.hireDate,
-          active: true,
-          group,
-          zone: group ? zoneOf(group, defaultZone) : defaultZone,
-          rules: group && group.group.status === 1 ? (rulesOf.get(group.group.id) ?? []) : [],
-        }
+        // the context the statistics endpoint builds for the employee (attendance/caller.ts)
+        const context = contextFrom(employee.id, employee, employee.group ? (rulesOf.get(employee.group.id) ?? []) : [], defaultZone)
         const { codes, statistics } = judgeMonth({
           dates,
           today: todayWorkDate(context, now),
-          hireDate: employee.hireDate,
+          attendanceFrom: context.attendanceFrom,
           rules: context.rules,
-          calendar: group ? calendars.get(group.group.companyId)! : NO_CALENDAR,
+          calendar: context.group ? calendars.get(context.group.group.companyId)! : NO_CALENDAR,
           records: records.get(employee.id) ?? [],
           leave: leaveBy.get(employee.id) ?? [],
         })

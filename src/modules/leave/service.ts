@@ -55,13 +55,16 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
   const reload = async (tx: Queryable, id: number) => toRequestResponse((await repo.findRequest(tx, id))!)
   const thisYear = (zone: string) => yearOf(localDate(clock.now(), zone))
 
-  /** Work days of the range for the employee, in half-days per year: the rule that applies on each date and the company calendar decide. */
+  /**
+   * Work days of the range for the employee, in half-days per year: the rule that applies on each date, the company calendar and
+   * the employee's attendance start (CONTRACT §23: a date before it counts 0) decide.
+   */
   const workHalfDays = async (context: CallerContext, start: string, end: string, halfDay: 'am' | 'pm' | null) => {
     const calendar = await calendarBetween(db, companyOf(context), start, end)
     const perYear = new Map<number, number>()
     for (let date = start; ; date = addDays(date, 1)) {
       const rule = ruleFor(context.rules, date)
-      if (rule !== null && isWorkDate(policyOf(rule).workDays, date, calendar.get(date)?.kind ?? null))
+      if (rule !== null && isWorkDate(policyOf(rule).workDays, date, calendar.get(date)?.kind ?? null, context.attendanceFrom))
         perYear.set(yearOf(date), (perYear.get(yearOf(date)) ?? 0) + (halfDay ? 1 : 2))
       if (date === end) break
     }

@@ -72,6 +72,21 @@ export async function requireNotOwn(db: Queryable, principal: Principal, matter:
   if (await isOwnMatter(db, principal, matter)) throw new ForbiddenError(`${matter.label} is your own: ${REFUSALS[act]}`)
 }
 
+/**
+ * The same rule for a whole file of matters (an import's rows, CONTRACT §23): the employees among
+ * `employeeIds` whose matters are the caller's own — linked to the caller's account now, or at any
+ * time (as an edit of a record judges it). One query.
+ */
+export async function ownEmployeesAmong(db: Queryable, principal: Principal, employeeIds: Iterable<number>): Promise<Set<number>> {
+  const among = new Set(employeeIds)
+  const linked = await db.selectDistinct({ employeeId: employeeLinks.employeeId }).from(employeeLinks).where(eq(employeeLinks.userId, principal.userId))
+  const own = [principal.employeeId, ...linked.map((row) => row.employeeId)]
+  return new Set(own.filter((id): id is number => id !== null && among.has(id)))
+}
+
+/** The 403 of an act on one's own matter, in the words `requireNotOwn` uses. */
+export const ownMatterRefused = (label: string, act: Act) => new ForbiddenError(`${label} is your own: ${REFUSALS[act]}`)
+
 /** The inbox's half of the rule, as SQL over a request table: rows that are not the account's own matters. */
 export function notOwnMatter(
   userId: number,
@@ -141,6 +156,17 @@ export async function requireDeciderChoice(db: Queryable, principal: Principal, 
     throw new ForbiddenError(
       `You cannot make employee ${managerId} a manager: their account "${fresh.username}" was created by you in the last ${FRESH_ACCOUNT_DAYS} days, and choosing who decides requests through an account of your own making needs ${MANAGE_APPROVALS}`,
     )
+}
+
+/**
+ * The same for a manager the request itself creates with an account (an import naming, by employee
+ * number, a manager in its own file): that account is of the caller's making from the start.
+ */
+export function requireNewDeciderChoice(principal: Principal, who: string, username: string): void {
+  if (allows(principal.ability, MANAGE_APPROVALS)) return
+  throw new ForbiddenError(
+    `You cannot make ${who} a manager: their account "${username}" is being created by you, and choosing who decides requests through an account of your own making needs ${MANAGE_APPROVALS}`,
+  )
 }
 
 /** The employee record linked to the account now, read inside the caller's transaction (the principal may be half a second old). */

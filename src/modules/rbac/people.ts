@@ -56,6 +56,8 @@ export interface LinkChange {
   to: number | null
   /** false when the record is being created with the link */
   existingRecord: boolean
+  /** the username of an account made for this link: a refusal names it, since its id goes with the rolled-back account */
+  newUsername?: string
 }
 
 /**
@@ -81,6 +83,8 @@ export async function requireLink(db: Queryable, principal: Principal, change: L
       ? `unlink user ${from} from its employee record`
       : to === principal.userId
         ? 'link your own account to an employee record'
-        : `link user ${to} to an employee record`
+        : change.newUsername !== undefined
+          ? `link a new account "${change.newUsername}" to an employee record`
+          : `link user ${to} to an employee record`
   refuseLacking(principal, involved, (lacking) => `You cannot ${what}: it involves ${lacking}, which your own roles do not grant`)
 }

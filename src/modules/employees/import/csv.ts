@@ -9,6 +9,16 @@ import { ValidationError, type FieldError } from '../../../http/errors'
 
 export const MAX_ROWS = 5000
 
+/** What a kind of import reads: at most `maxRows` rows of `rows` ("employees"), one per `row`; `columns` for a message ("name, employee_no, ..."). */
+export interface CsvKind {
+  maxRows: number
+  rows: string
+  row: string
+  columns: string
+}
+
+const EMPLOYEES: CsvKind = { maxRows: MAX_ROWS, rows: 'employees', row: 'employee', columns: 'name, employee_no, ...' }
+
 export interface CsvRow {
   /** as a spreadsheet numbers it */
   row: number
@@ -67,9 +77,9 @@ function syntaxMessage(error: CsvParse.CsvError): string {
 
 /**
  * RFC 4180 text to rows of cells, kept as written. The header is the first row that is not blank;
- * blank rows are left out. More than MAX_ROWS rows of employees, or text that is not CSV, is a 400.
+ * blank rows are left out. More than `kind.maxRows` rows (MAX_ROWS of employees), or text that is not CSV, is a 400.
  */
-export function parseCsv(text: string): CsvTable {
+export function parseCsv(text: string, kind: CsvKind = EMPLOYEES): CsvTable {
   let header: CsvRow | null = null
   const rows: CsvRow[] = []
   // loaded on the first import, not at start: csv-parse is about 2 MB of every process
@@ -81,13 +91,15 @@ export function parseCsv(text: string): CsvTable {
         if (blank(cells)) return null
         const row = { row: context.records, cells }
         if (header === null) header = row
-        else if (rows.push(row) > MAX_ROWS) throw new TooManyRows()
+        else if (rows.push(row) > kind.maxRows) throw new TooManyRows()
         return null
       },
     })
   } catch (error) {
-    if (error instanceof TooManyRows)
-      throw refuse(`The file has more than ${MAX_ROWS.toLocaleString('en')} rows of employees; import at most ${MAX_ROWS.toLocaleString('en')} at a time (split the file)`)
+    if (error instanceof TooManyRows) {
+      const most = kind.maxRows.toLocaleString('en')
+      throw refuse(`The file has more than ${most} rows of ${kind.rows}; import at most ${most} at a time (split the file)`)
+    }
     if (error instanceof CsvError) {
       // `records`: the records read before the one that failed
       const at = typeof error.records === 'number' ? error.records + 1 : undefined
@@ -95,7 +107,7 @@ export function parseCsv(text: string): CsvTable {
     }
     throw error
   }
-  if (header === null) throw refuse('The file has no rows, only blank ones; its first row must name the columns (name, employee_no, ...)')
-  if (rows.length === 0) throw refuse('The file has a header but no employees; add one row per employee below it', (header as CsvRow).row)
+  if (header === null) throw refuse(`The file has no rows, only blank ones; its first row must name the columns (${kind.columns})`)
+  if (rows.length === 0) throw refuse(`The file has a header but no ${kind.rows}; add one row per ${kind.row} below it`, (header as CsvRow).row)
   return { header, rows }
 }

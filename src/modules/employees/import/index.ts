@@ -15,7 +15,9 @@ const DESCRIPTION = [
   `A CSV file (RFC 4180, UTF-8; a byte-order mark is fine) whose first row names the columns, then one row per employee, at most ${rows}. ` +
     `Columns: ${IMPORT_COLUMNS.map((column) => `\`${column}\``).join(', ')}; only \`name\` is required, in any order, ` +
     'matched ignoring case (spaces or hyphens stand for underscores). `department` is a department’s name, compared ignoring case and ' +
-    'surrounding spaces; `company_id` and `manager_id` are ids; `status` is 1 (active, the default) or 0 (left). An empty cell is ' +
+    'surrounding spaces; `company_id` and `manager_id` are ids; `manager_employee_no` gives the manager instead by employee number, ' +
+    'that of another row of the file or of an existing employee (not both columns in one row; no cycle of managers); ' +
+    '`status` is 1 (active, the default) or 0 (left). An empty cell is ' +
     'a field not given; cells are trimmed, except passwords. `username` and `password` together also create the employee’s account, ' +
     'with role `employee`, as POST /api/v1/admin/employees does.',
   'Every row is checked as creating that one employee would be, and employee numbers and usernames may not repeat in the file. ' +
@@ -47,7 +49,7 @@ export const employeeImportController = (guard: AuthGuard, reply: Replier, impor
           description: DESCRIPTION,
           ...errors({
             400: `dry_run is missing; the form has no file; the file is empty, not UTF-8 CSV, has more than ${rows} rows, an unknown, repeated or missing column, or a row with a problem: \`errors\` lists them all, each with its \`row\``,
-            403: 'A row gives an account (role employee, whose permissions you must hold too) or makes you an employee’s manager (needs approvals:manage)',
+            403: 'A row gives an account (role employee, whose permissions you must hold too), or makes you, an account you made in the last 30 days or one the file creates an employee’s manager (needs approvals:manage)',
             409: 'The database refused a row (a duplicate, or a department, company or manager deleted meanwhile); nothing was imported',
             413: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`,
           }),

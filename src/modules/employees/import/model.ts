@@ -13,6 +13,7 @@ export const IMPORT_COLUMNS = [
   'hire_date',
   'status',
   'manager_id',
+  'manager_employee_no',
   'username',
   'password',
 ] as const
@@ -25,7 +26,7 @@ export const INTEGER_COLUMNS: ReadonlySet<ImportColumn> = new Set(['company_id',
 export const NOT_IMPORTED: Readonly<Record<string, string>> = {
   id: 'ids are given by the service',
   department_id: 'give the department by name, in a column "department"',
-  user_id: 'an import creates new accounts (username and password); link an existing account with PUT /api/v1/admin/employees/{id}',
+  user_id: 'an import creates new accounts (username and password); link an existing account with POST /api/v1/admin/employees/{id}/account',
   attendance_group_id: 'add employees to a group with POST /api/v1/admin/attendance/groups/{id}/employees',
   created_at: 'set by the service',
   updated_at: 'set by the service',

@@ -18,6 +18,10 @@ export interface ImportRow {
   department?: string
   /** the department's name as the database has it, once found */
   departmentName?: string
+  /** the manager's employee number as written (column manager_employee_no) */
+  managerEmployeeNo?: string
+  /** the row of the file whose employee is this one's manager, once found */
+  managerRow?: number
   /** columns whose value the create rules refused: not looked up or compared further */
   refused: Set<string>
 }
@@ -86,14 +90,16 @@ export function readRow(header: Header, { row, cells }: CsvRow): ImportRow | Fie
   }
   const input: Record<string, unknown> = {}
   let department: string | undefined
+  let managerEmployeeNo: string | undefined
   for (const [column, index] of header.columns) {
     const value = column === 'password' ? cells[index] : cells[index].trim()
     if (value === '') continue
     if (column === 'department') department = value
+    else if (column === 'manager_employee_no') managerEmployeeNo = value
     // digits are a number, as in JSON; anything else stays text, for the model to refuse in its words
     else input[column] = INTEGER_COLUMNS.has(column) && /^\d{1,16}$/.test(value) ? Number(value) : value
   }
-  return { row, input: input as CreateEmployeeInput, department, refused: new Set() }
+  return { row, input: input as CreateEmployeeInput, department, managerEmployeeNo, refused: new Set() }
 }
 
 /** What the create model and rules say of one row; the fields they refuse are kept in `refused`. */

@@ -8,14 +8,15 @@ import { recordAudits, type Actor, type AuditEntry } from '../../audit/recorder'
 import { departmentKey, departmentsByName } from '../../departments/repository'
 import type { Principal } from '../../rbac/access'
 import { EMPLOYEE_ROLE } from '../../rbac/catalogue'
-import { recordLinkChange, requireDeciderChoice } from '../../rbac/own-matters'
+import { recordLinkChange } from '../../rbac/own-matters'
 import { requireRoles } from '../../rbac/people'
 import { findRoleId, findRolesByName, grantRoleToMany, roleNamesByUser } from '../../rbac/repository'
 import { insertUsers, takenUsernames } from '../../users/repository'
 import { usernameTaken } from '../../users/service'
-import { insertEmployees, missingEmployeeIds, takenEmployeeNos } from '../repository'
+import { insertEmployees, missingEmployeeIds, setManager, takenEmployeeNos } from '../repository'
 import { employeeNoTaken, missingReferences, newEmployeeRow, toEmployeeResponse } from '../service'
 import { decodeText, parseCsv } from './csv'
+import { managerProblems, requireDeciderChoices } from './managers'
 import type { ImportColumn, ImportResultResponse } from './model'
 import { employeeNoOf, readHeader, readRow, repeats, rowsRefused, ruleProblems, usernameOf, type Header, type ImportRow } from './rows'
 import { readUpload } from './upload'
@@ -73,6 +74,8 @@ async function databaseProblems(db: Queryable, items: ImportRow[]): Promise<Fiel
       item.refused.add('employee_no')
     }
 
+  problems.push(...(await managerProblems(db, items)))
+
   const accounts = items.filter((item) => usable(item, 'username') && item.input.username !== undefined)
   const takenNames = await takenUsernames(db, accounts.map((item) => item.input.username!))
   for (const item of accounts)
@@ -85,12 +88,12 @@ async function databaseProblems(db: Queryable, items: ImportRow[]): Promise<Fiel
 
 /**
  * The rule for people (rbac/people.ts), as creating each row's employee applies it: making oneself
- * someone's manager, or an account of one's own recent making, needs approvals:manage; a new account gets role employee, whose permissions
- * the caller must hold. A refusal is a 403 for the whole file.
+ * someone's manager, or an account of one's own recent making (one the file creates too), needs
+ * approvals:manage; a new account gets role employee, whose permissions the caller must hold. A
+ * refusal is a 403 for the whole file.
  */
 async function requirePeopleRule(db: Queryable, principal: Principal, items: ImportRow[], now: Date): Promise<void> {
-  for (const managerId of new Set(items.map((item) => item.input.manager_id)))
-    if (typeof managerId === 'number') await requireDeciderChoice(db, principal, managerId, now)
+  await requireDeciderChoices(db, principal, items, now)
   if (items.some((item) => item.input.username !== undefined || item.input.password !== undefined))
     await requireRoles(db, principal, await findRolesByName(db, [EMPLOYEE_ROLE]), 'give a new account role employee')
 }
@@ -187,6 +190,18 @@ async function createAll(tx: Queryable, rows: ImportRow[], hashes: Map<number, s
   }
   const userOf = (item: ImportRow) => (item.input.username === undefined ? null : userIds.get(usernameOf(item)!)!)
   const stored = await insertEmployees(tx, rows.map((item) => newEmployeeRow(item.input, userOf(item), now)))
+  // managers named by a row of the file get their id once it is stored
+  const idOfRow = new Map(rows.map((item, i) => [item.row, stored[i].id]))
+  const reports = new Map<number, number[]>()
+  rows.forEach((item, i) => {
+    if (item.managerRow === undefined) return
+    const managerId = idOfRow.get(item.managerRow)!
+    const ids = reports.get(managerId) ?? []
+    ids.push(stored[i].id)
+    reports.set(managerId, ids)
+    stored[i] = { ...stored[i], managerId }
+  })
+  for (const [managerId, ids] of reports) await setManager(tx, ids, managerId, now)
   for (const employee of stored) if (employee.userId !== null) await recordLinkChange(tx, employee.id, null, employee.userId, now)
   const roles = await roleNamesByUser(tx, [...userIds.values()])
   const entries: AuditEntry[] = []

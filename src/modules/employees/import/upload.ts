@@ -5,25 +5,30 @@ import { MAX_IMPORT_BYTES } from './model'
 
 const FORM_OVERHEAD = 64 * 1024
 
-const tooLarge = () =>
+const tooLargeFile = (maxBytes: number, maxRows: number) =>
   new PayloadTooLargeError(
-    `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB; an import takes at most ${MAX_ROWS.toLocaleString('en')} rows: split the file`,
+    `The file is larger than ${maxBytes / 1024 / 1024} MiB; an import takes at most ${maxRows.toLocaleString('en')} rows: split the file`,
   )
 
-/** The bytes of the form's field "file", at most MAX_IMPORT_BYTES of them (413 beyond, while they stream). */
-export async function readUpload(request: Request): Promise<Uint8Array> {
+/**
+ * The bytes of the form's field "file", at most `limits.bytes` of them (413 beyond, while they
+ * stream); by default an employee import's (MAX_IMPORT_BYTES, MAX_ROWS).
+ */
+export async function readUpload(request: Request, limits = { bytes: MAX_IMPORT_BYTES, rows: MAX_ROWS }): Promise<Uint8Array> {
+  const maxBytes = limits.bytes
+  const tooLarge = () => tooLargeFile(maxBytes, limits.rows)
   const declared = Number(request.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > MAX_IMPORT_BYTES + FORM_OVERHEAD) throw tooLarge()
+  if (Number.isFinite(declared) && declared > maxBytes + FORM_OVERHEAD) throw tooLarge()
   const form = await readMultipart(request, 1, async (part) => {
     const chunks: Buffer[] = []
     let size = 0
     // every part is read to its end, so the parser can go on; only the field "file" is kept, and not past the limit
     for await (const chunk of part.stream as AsyncIterable<Buffer>) {
       size += chunk.length
-      if (part.field === 'file' && size <= MAX_IMPORT_BYTES) chunks.push(chunk)
+      if (part.field === 'file' && size <= maxBytes) chunks.push(chunk)
     }
     if (part.field !== 'file') return null
-    if (size > MAX_IMPORT_BYTES) throw tooLarge()
+    if (size > maxBytes) throw tooLarge()
     return new Uint8Array(Buffer.concat(chunks))
   })
   if (form.tooManyFiles) throw new ValidationError('Send one CSV file, in the field "file"', [{ field: 'file', message: 'is one file' }])

@@ -1,0 +1,123 @@
+import { and, eq, getTableColumns, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm'
+import type { Queryable } from '../../../db/client'
+import { inBatches } from '../../../db/batches'
+import {
+  attendanceCorrections,
+  attendanceGroupMembers,
+  attendanceGroups,
+  attendanceRecords,
+  companies,
+  employees,
+  leaveRequests,
+} from '../../../db/schema'
+import type { NewRecord, RecordRow } from '../repository'
+
+/*
+ * The history import's reads, each for the whole file in a few statements (whatever its size), and
+ * its one write: the records upserted by the (employee, work date) index, a batch per statement.
+ */
+
+/** The employees the file names by number, with what their attendance context is built from (setup-repository `membershipOf`). */
+export async function employeesByNumber(db: Queryable, numbers: string[]) {
+  const rows = []
+  for (const batch of inBatches(numbers, 1))
+    rows.push(
+      ...(await db
+        .select({
+          id: employees.id,
+          employeeNo: employees.employeeNo,
+          name: employees.name,
+          hireDate: employees.hireDate,
+          status: employees.status,
+          group: attendanceGroups,
+          companyTimezone: companies.timezone,
+          companyStartsOn: companies.attendanceStartsOn,
+        })
+        .from(employees)
+        .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, employees.id))
+        .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
+        .leftJoin(companies, eq(companies.id, attendanceGroups.companyId))
+        .where(inArray(employees.employeeNo, batch))),
+    )
+  return rows
+}
+
+export type NumberedEmployee = Awaited<ReturnType<typeof employeesByNumber>>[number]
+
+/** `${employeeId} ${workDate}`: how the reads below key what they find. */
+export const dayKey = (employeeId: number, workDate: string) => `${employeeId} ${workDate}`
+
+type Span = { employeeIds: number[]; first: string; last: string }
+
+/** The employees' records dated in [first, last]. */
+export async function recordsBetween(db: Queryable, { employeeIds, first, last }: Span): Promise<Map<string, RecordRow>> {
+  const found = new Map<string, RecordRow>()
+  for (const batch of inBatches(employeeIds, 1))
+    for (const row of await db
+      .select()
+      .from(attendanceRecords)
+      .where(and(inArray(attendanceRecords.employeeId, batch), gte(attendanceRecords.workDate, first), lte(attendanceRecords.workDate, last))))
+      found.set(dayKey(row.employeeId, row.workDate), row)
+  return found
+}
+
+/** The employees' pending corrections of dates in [first, last], by day. */
+export async function pendingCorrectionsBetween(db: Queryable, { employeeIds, first, last }: Span): Promise<Map<string, number>> {
+  const found = new Map<string, number>()
+  for (const batch of inBatches(employeeIds, 1))
+    for (const row of await db
+      .select({ id: attendanceCorrections.id, employeeId: attendanceCorrections.employeeId, workDate: attendanceCorrections.workDate })
+      .from(attendanceCorrections)
+      .where(
+        and(
+          inArray(attendanceCorrections.employeeId, batch),
+          eq(attendanceCorrections.status, 'pending'),
+          gte(attendanceCorrections.workDate, first),
+          lte(attendanceCorrections.workDate, last),
+        ),
+      ))
+      found.set(dayKey(row.employeeId, row.workDate), row.id)
+  return found
+}
+
+/** The half of each date in [first, last] the employees have approved leave for (leave/repository `halfDayOff`), by day. */
+export async function halfDaysOffBetween(db: Queryable, { employeeIds, first, last }: Span): Promise<Map<string, 'am' | 'pm'>> {
+  const found = new Map<string, 'am' | 'pm'>()
+  for (const batch of inBatches(employeeIds, 1))
+    for (const row of await db
+      .select({ employeeId: leaveRequests.employeeId, date: leaveRequests.startDate, halfDay: leaveRequests.halfDay })
+      .from(leaveRequests)
+      .where(
+        and(
+          inArray(leaveRequests.employeeId, batch),
+          eq(leaveRequests.status, 'approved'),
+          isNotNull(leaveRequests.halfDay),
+          gte(leaveRequests.startDate, first),
+          lte(leaveRequests.startDate, last),
+        ),
+      ))
+      if (!found.has(dayKey(row.employeeId, row.date))) found.set(dayKey(row.employeeId, row.date), row.halfDay!)
+  return found
+}
+
+const { id: _id, employeeId: _employee, workDate: _date, createdAt: _created, ...replaceable } = getTableColumns(attendanceRecords)
+
+/** On a date that has a record already, every column but the key and its creation is the imported one's. */
+const REPLACE = Object.fromEntries(Object.entries(replaceable).map(([key, column]) => [key, sql.raw(`excluded."${column.name}"`)]))
+
+/**
+ * Writes the records: inserted, or, where the employee has a record of the date, written over it
+ * (its id and creation kept). Returns them as stored.
+ */
+export async function upsertRecords(db: Queryable, records: NewRecord[]): Promise<RecordRow[]> {
+  const written: RecordRow[] = []
+  for (const batch of inBatches(records, Object.keys(getTableColumns(attendanceRecords)).length))
+    written.push(
+      ...(await db
+        .insert(attendanceRecords)
+        .values(batch)
+        .onConflictDoUpdate({ target: [attendanceRecords.employeeId, attendanceRecords.workDate], set: REPLACE })
+        .returning()),
+    )
+  return written
+}
