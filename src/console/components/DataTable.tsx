@@ -26,7 +26,6 @@ interface Props<Row> {
 /** A table of API rows with its caption, loading and error states, and paging by the API's `page`. */
 export function DataTable<Row>({ label, columns, rows, rowKey, loading, error, page, pageSize, total, onPage }: Props<Row>) {
   const t = useT()
-  const pages = total !== undefined && pageSize ? Math.max(1, Math.ceil(total / pageSize)) : 1
   return (
     <div>
       <ScrollArea type="auto" viewportProps={{ tabIndex: 0, 'aria-label': label }}>
@@ -71,25 +70,32 @@ export function DataTable<Row>({ label, columns, rows, rowKey, loading, error, p
           {error instanceof Error ? error.message : String(error)}
         </Alert>
       )}
-      {onPage && total !== undefined && (
-        <Group justify="space-between" mt="sm">
-          <Text size="sm" c="dimmed">
-            {t.common.totalRows(total)}
-          </Text>
-          {pages > 1 && (
-            <Pagination
-              total={pages}
-              value={page ?? 1}
-              onChange={onPage}
-              size="sm"
-              getControlProps={(control) => ({
-                'aria-label': control === 'previous' ? t.common.previousPage : control === 'next' ? t.common.nextPage : control,
-              })}
-              getItemProps={(item) => ({ 'aria-label': `${t.common.page} ${item}` })}
-            />
-          )}
-        </Group>
-      )}
+      {onPage && total !== undefined && <Pager page={page} pageSize={pageSize} total={total} onPage={onPage} />}
     </div>
+  )
+}
+
+/** How many rows there are in all, and the API's pages (a table's foot, or a list of cards'). */
+export function Pager({ page, pageSize, total, onPage }: { page?: number; pageSize?: number; total: number; onPage: (page: number) => void }) {
+  const t = useT()
+  const pages = pageSize ? Math.max(1, Math.ceil(total / pageSize)) : 1
+  return (
+    <Group justify="space-between" mt="sm">
+      <Text size="sm" c="dimmed">
+        {t.common.totalRows(total)}
+      </Text>
+      {pages > 1 && (
+        <Pagination
+          total={pages}
+          value={page ?? 1}
+          onChange={onPage}
+          size="sm"
+          getControlProps={(control) => ({
+            'aria-label': control === 'previous' ? t.common.previousPage : control === 'next' ? t.common.nextPage : control,
+          })}
+          getItemProps={(item) => ({ 'aria-label': `${t.common.page} ${item}` })}
+        />
+      )}
+    </Group>
   )
 }

@@ -2,7 +2,7 @@ import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, Stack,
 import { useDisclosure } from '@mantine/hooks'
 import { useQueryClient } from '@tanstack/react-query'
 import { Suspense } from 'react'
-import { Link, Redirect, Route, Switch, useLocation } from 'wouter'
+import { Link, Route, Switch, useLocation } from 'wouter'
 import { api } from '../api'
 import { useT } from '../i18n'
 import { PAGES, type PageEntry } from '../routes'
@@ -60,9 +60,12 @@ export function Shell() {
             <Text fw={700}>{t.common.appName}</Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <Text size="sm" visibleFrom="xs" truncate maw={160}>
-              {me.data.user.name}
-            </Text>
+            {/* the user menu: the caller's own account (their password), also in the navigation */}
+            <Button component={Link} href="/me/account" size="xs" variant="subtle" visibleFrom="xs" maw={180} title={t.common.nav.account}>
+              <Text size="sm" truncate>
+                {me.data.user.name}
+              </Text>
+            </Button>
             <LanguagePicker />
             <Button size="xs" variant="default" onClick={signOut}>
               {t.common.signOut}
@@ -114,8 +117,6 @@ export function Shell() {
 
 function Pages({ allowed }: { allowed: PageEntry[] }) {
   const t = useT()
-  // without today's page (an account with no employee): the first page of approvals or administration
-  const home = allowed.find((page) => page.section !== 'me') ?? allowed[0]
   return (
     <Switch>
       {PAGES.map((page) => {
@@ -123,7 +124,7 @@ function Pages({ allowed }: { allowed: PageEntry[] }) {
         const open = allowed.includes(page)
         return (
           <Route key={page.path} path={page.path}>
-            {open ? <Page /> : page.path === '/' && home ? <Redirect to={home.path} replace /> : <Alert color="yellow">{t.common.forbidden}</Alert>}
+            {open ? <Page /> : <Alert color="yellow">{t.common.forbidden}</Alert>}
           </Route>
         )
       })}

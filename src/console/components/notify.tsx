@@ -40,6 +40,9 @@ const closeLabel = () => ({ 'aria-label': (language() === 'zh' ? zh : en).close 
 /** A toast for a change that worked. */
 export const notifySaved = (message: string) => void toasts().then(({ notifications }) => notifications.show({ color: 'green', message, autoClose: 3000, closeButtonProps: closeLabel() }))
 
+/** A toast for a request that worked but changed nothing (no green: nothing was done). */
+export const notifyNothing = (message: string) => void toasts().then(({ notifications }) => notifications.show({ color: 'yellow', message, autoClose: 6000, closeButtonProps: closeLabel() }))
+
 /** A toast with the API's own message for a change that did not. */
 export function notifyFailed(error: unknown, title?: string) {
   const message = error instanceof ApiError || error instanceof Error ? error.message : String(error)

@@ -1,5 +1,6 @@
 import { approvals } from './en/approvals'
 import { common } from './en/common'
+import { home } from './en/home'
 import { me } from './en/me'
 import { people } from './en/people'
 import { work } from './en/work'
@@ -8,6 +9,6 @@ import { work } from './en/work'
  * The English dictionary, every section: the shape every other language has, key for key
  * (test/console-i18n.test.ts). At run time each section is loaded with its pages (`words` in index.tsx).
  */
-export const en = { common, me, approvals, people, work }
+export const en = { common, me, approvals, people, work, home }
 
 export type Dictionary = typeof en

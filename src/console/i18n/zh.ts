@@ -1,9 +1,10 @@
 import type { Dictionary } from './en'
 import { approvals } from './zh/approvals'
 import { common } from './zh/common'
+import { home } from './zh/home'
 import { me } from './zh/me'
 import { people } from './zh/people'
 import { work } from './zh/work'
 
 /** 中文词典：与英文词典键键相同。 */
-export const zh: Dictionary = { common, me, approvals, people, work }
+export const zh: Dictionary = { common, me, approvals, people, work, home }

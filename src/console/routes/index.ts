@@ -1,7 +1,7 @@
 import { lazy, type ComponentType } from 'react'
 import type { Dictionary } from '../i18n/en'
 import type { Me } from '../components/me'
-import Today from './me/today'
+import Home from './home'
 
 export type NavKey = keyof Dictionary['common']['nav']
 
@@ -19,17 +19,19 @@ const employee = (permission: string) => (me: Me) => me.employee !== null && me.
 
 /**
  * Every page of the console: one chunk per page, loaded when first opened, so an employee's phone
- * downloads only what it shows. Today's card is the exception: it is in the first download, so the
- * clock-in button needs no second round trip for its code.
+ * downloads only what it shows. The landing page's today card is the exception: it is in the first
+ * download, so the clock-in button needs no second round trip for its code.
  */
 export const PAGES: PageEntry[] = [
-  { path: '/', nav: 'today', section: 'me', allowed: employee('attendance:clock'), component: Today },
+  // the landing page for everyone: today's card, the first-run steps, today's board (routes/home)
+  { path: '/', nav: 'today', section: 'me', allowed: () => true, component: Home },
   { path: '/me/calendar', nav: 'calendar', section: 'me', allowed: employee('attendance:view'), component: lazy(() => import('./me/calendar')) },
   { path: '/me/statistics', nav: 'statistics', section: 'me', allowed: employee('attendance:view'), component: lazy(() => import('./me/statistics')) },
   { path: '/me/leave', nav: 'leave', section: 'me', allowed: employee('leave:request'), component: lazy(() => import('./me/leave')) },
   { path: '/me/corrections', nav: 'corrections', section: 'me', allowed: employee('attendance:correct'), component: lazy(() => import('./me/corrections')) },
   { path: '/me/salaries', nav: 'salaries', section: 'me', allowed: employee('salaries:read_own'), component: lazy(() => import('./me/salaries')) },
   { path: '/me/files', nav: 'files', section: 'me', allowed: () => true, component: lazy(() => import('./me/files')) },
+  { path: '/me/account', nav: 'account', section: 'me', allowed: () => true, component: lazy(() => import('./home/account')) },
   { path: '/approvals', nav: 'approvals', section: 'approvals', allowed: (me) => me.employee !== null || any('approvals:manage')(me), component: lazy(() => import('./approvals/inbox')) },
   { path: '/admin/users', nav: 'users', section: 'admin', allowed: any('users:read'), component: lazy(() => import('./admin/people/users')) },
   { path: '/admin/roles', nav: 'roles', section: 'admin', allowed: any('roles:read'), component: lazy(() => import('./admin/people/roles')) },

@@ -39,5 +39,11 @@ export const approvals = {
     outTime: (time: string) => `out ${time}`,
     timeZone: (zone: string) => `times in ${zone}`,
     empty: 'Nothing waits for your decision.',
+    submittedAt: (when: string) => `Submitted ${when}`,
+    approvedUndo: 'Approved',
+    rejectedUndo: 'Rejected',
+    undo: 'Undo',
+    sendingIn: (seconds: number) => `sent in ${seconds} s`,
+    undone: 'Decision undone: nothing was sent',
   },
 }

@@ -55,6 +55,7 @@ export const common = {
     filesAdmin: 'Files',
     audit: 'Audit log',
     exports: 'Exports',
+    account: 'My account',
   },
   signIn: {
     title: 'Sign in to Workforce',
@@ -83,8 +84,15 @@ export const common = {
     positionUnavailable: 'Your position could not be found. Move to where the sky or a window is visible and try again.',
     positionTimeout: 'Finding your position took too long. Try again.',
     positionUnsupported: 'This browser cannot give a position; clock in from a phone or a browser that can.',
+    httpsTitle: 'Clock-in with location needs the secure (https) address',
+    httpsOpen: (address: string) =>
+      `Browsers give a position only to secure pages, and this page was opened with plain http. Open ${address} instead, and clock in there.`,
+    httpsAdministrator:
+      'If that address does not open, tell your administrator: “Clock-in on phones needs HTTPS. Please set up HTTPS for Workforce (README, ‘Put it on your network’).”',
     refused: 'Not recorded',
     notLinked: 'Your account is not linked to an employee, so there is nothing to clock. Ask an administrator to link it.',
+    cannotClock: 'Clock-in is not available',
+    noGroupHelp: 'Ask an administrator to put you in an attendance group with a rule.',
     late: (minutes: number) => `${minutes} min late`,
     early: (minutes: number) => `${minutes} min early`,
     overtime: (minutes: number) => `${minutes} min overtime`,

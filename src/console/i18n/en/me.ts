@@ -73,6 +73,7 @@ export const me = {
     taken: 'Taken',
     pending: 'Pending',
     remaining: 'Remaining',
+    noLimit: 'No limit',
     days: (days: number) => `${days} ${days === 1 ? 'day' : 'days'}`,
     newRequest: 'Request leave',
     leaveType: 'Leave type',

@@ -140,7 +140,10 @@ export const work = {
     groupHint: 'Empty: every enabled group',
     allGroups: 'All groups',
     submit: 'Close day',
-    done: 'Day closed',
+    closedCount: (closed: number, groups: number) =>
+      closed === groups ? `Day closed in ${closed} ${closed === 1 ? 'group' : 'groups'}` : `Day closed in ${closed} of ${groups} groups; the others have not ended yet`,
+    noneClosed: (groups: number) =>
+      groups === 0 ? 'Nothing was closed: no enabled group' : `Nothing was closed: the day has not ended yet in ${groups === 1 ? 'the group’s zone' : 'any group’s zone'}`,
     result: (date: string) => `Result of closing ${date}`,
     zone: 'Time zone',
     closed: 'Closed',
@@ -181,6 +184,7 @@ export const work = {
     taken: 'Taken',
     pending: 'Pending',
     remaining: 'Remaining',
+    noLimit: 'No limit',
     days: 'Days',
     daysHint: 'Positive adds days, negative takes them away; a multiple of 0.5',
     badAdjustDays: 'A multiple of 0.5 from -366 to 366, not 0',

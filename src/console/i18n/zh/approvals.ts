@@ -40,5 +40,11 @@ export const approvals: typeof en = {
     outTime: (time: string) => `下班 ${time}`,
     timeZone: (zone: string) => `时间为 ${zone} 时区`,
     empty: '没有等待您审批的申请。',
+    submittedAt: (when: string) => `提交于 ${when}`,
+    approvedUndo: '已批准',
+    rejectedUndo: '已驳回',
+    undo: '撤销',
+    sendingIn: (seconds: number) => `${seconds} 秒后发送`,
+    undone: '已撤销该决定：未发送任何内容',
   },
 }

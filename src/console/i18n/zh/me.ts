@@ -74,6 +74,7 @@ export const me: typeof en = {
     taken: '已休',
     pending: '审批中',
     remaining: '剩余',
+    noLimit: '不限',
     days: (days: number) => `${days} 天`,
     newRequest: '申请请假',
     leaveType: '假期类型',

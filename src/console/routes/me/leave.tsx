@@ -42,6 +42,7 @@ export default function Leave() {
   const types = useQuery({ queryKey: ['leave', 'types'], queryFn: () => unwrap(api.leave.types.get()) })
   const balances = useQuery({ queryKey: ['leave', 'balances', year], queryFn: () => unwrap(api.leave.balances.get({ query: { year } })) })
   const requests = useQuery({ queryKey: ['leave', 'requests', page], queryFn: () => fetchRequests(page) })
+  const unlimited = new Set((types.data?.types ?? []).filter((type) => !type.requires_balance).map((type) => type.id))
 
   const form = useForm<Values>({
     initialValues: { type_id: null, start_date: null, end_date: null, half_day: 'whole', reason: '' },
@@ -109,7 +110,8 @@ export default function Leave() {
         error={balances.error}
         columns={[
           { header: w.type, cell: (row) => row.type_name },
-          { header: w.remaining, cell: (row) => <Text fw={700}>{row.remaining}</Text> },
+          // a type without a balance has no remaining days: "−1" would read as a debt
+          { header: w.remaining, cell: (row) => <Text fw={700}>{unlimited.has(row.type_id) ? w.noLimit : row.remaining}</Text> },
           { header: w.granted, cell: (row) => row.granted },
           { header: w.taken, cell: (row) => row.taken },
           { header: w.pending, cell: (row) => row.pending },

@@ -4,6 +4,15 @@ export type PositionResult =
   | { ok: false; reason: 'denied' | 'unavailable' | 'timeout' | 'unsupported' }
 
 /**
+ * Whether the page may ask for a position at all: browsers give one only to secure pages (https, or
+ * localhost), and on others refuse as if the user had said no, which no setting on the phone can change.
+ */
+export const positionNeedsHttps = (): boolean => !window.isSecureContext
+
+/** The address to open instead: this host over https (the service serves TLS on the same port, or a proxy does). */
+export const secureAddress = (): string => `https://${window.location.host}`
+
+/**
  * Asks the browser for a fresh, high-accuracy fix (no cached position: a fix from before the walk
  * to the office would be refused or, worse, accepted wrongly).
  */

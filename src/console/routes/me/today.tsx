@@ -1,16 +1,18 @@
-import { Alert, Badge, Button, Card, Group, Loader, Stack, Text } from '@mantine/core'
+import { Alert, Anchor, Badge, Button, Card, Group, Loader, Stack, Text } from '@mantine/core'
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, ApiError, early, unwrap } from '../../api'
 import { browserZone, timeIn } from '../../components/format'
 import { PageTitle } from '../../components/PageTitle'
 import { useT } from '../../i18n'
-import { currentPosition, type PositionResult } from './position'
+import { currentPosition, positionNeedsHttps, secureAddress, type PositionResult } from './position'
 
 export const TODAY_KEY = ['attendance', 'today'] as const
 const RULE_KEY = ['attendance', 'rule'] as const
 
 const STATUS_COLORS = ['green', 'orange', 'orange', 'red', 'grape']
+/** stands for the https address in its sentence, which is split there to put a link in */
+const HTTPS_MARK = '\u0000'
 
 /** The rule that applies today, or null when the caller has none (a 404 of /attendance/rule). */
 async function ruleOrNull() {
@@ -39,12 +41,17 @@ export default function Today() {
   const [position, setPosition] = useState<PositionResult | 'locating' | null>(null)
 
   const record = today.data ?? null
-  const action: 'in' | 'out' | null = !record?.clock_in_time ? 'in' : !record.clock_out_time && record.status !== 3 ? 'out' : null
+  // no rule applies (in no attendance group, or a group without a rule): clock-in would be refused, so it is not offered
+  const noRule = !record?.clock_in_time && rule.data === null
+  const action: 'in' | 'out' | null = !record?.clock_in_time ? (noRule ? null : 'in') : !record.clock_out_time && record.status !== 3 ? 'out' : null
+  // on a plain-http page the browser never gives a position: say what to open instead, and send nothing
+  const needsHttps = rule.data?.location_required === true && positionNeedsHttps()
 
   const clock = useMutation({
     mutationFn: async (direction: 'in' | 'out') => {
       let body: { latitude?: number; longitude?: number } = {}
       if (rule.data?.location_required) {
+        if (positionNeedsHttps()) return null
         setPosition('locating')
         const found = await currentPosition()
         setPosition(found)
@@ -114,9 +121,28 @@ export default function Today() {
               {action === 'in' ? t.common.today.clockIn : t.common.today.clockOut}
             </Button>
           ) : (
-            <Text fw={600}>{t.common.today.done}</Text>
+            noRule ? (
+              <Alert color="yellow" title={t.common.today.cannotClock}>
+                {t.common.today.noGroupHelp}
+              </Alert>
+            ) : (
+              <Text fw={600}>{t.common.today.done}</Text>
+            )
           )}
-          {rule.data?.location_required && position === null && (
+          {needsHttps && (
+            <Alert color="red" role="alert" title={t.common.today.httpsTitle}>
+              <Stack gap="xs">
+                <Text size="sm">
+                  {/* the address as a link: one tap on the phone opens the secure page */}
+                  {t.common.today.httpsOpen(HTTPS_MARK).split(HTTPS_MARK).flatMap((part, index) =>
+                    index === 0 ? [part] : [<Anchor key={index} href={secureAddress()} fz="sm" fw={700} c="inherit" underline="always">{secureAddress()}</Anchor>, part],
+                  )}
+                </Text>
+                <Text size="sm">{t.common.today.httpsAdministrator}</Text>
+              </Stack>
+            </Alert>
+          )}
+          {!needsHttps && rule.data?.location_required && position === null && (
             <Text size="sm" c="dimmed">
               {t.common.today.needsPosition}
             </Text>

@@ -10,6 +10,7 @@ import { DATE, email, idOrNull, optional, orNull, password, phone, required, USE
 import { DateField } from './DateField'
 import { usePeopleWords } from './words'
 import { FormActions } from '../../../components/FormActions'
+import { EmployeeSelect } from '../work/shared'
 
 export const EMPLOYEES_KEY = ['admin', 'employees'] as const
 
@@ -27,13 +28,14 @@ interface Values {
   company_id: string | null
   position: string
   hire_date: string | null
+  manager_id: string | null
   status: string
   account: boolean
   username: string
   password: string
 }
 
-const FIELDS = ['name', 'employee_no', 'phone', 'email', 'department_id', 'company_id', 'position', 'hire_date', 'status', 'username', 'password']
+const FIELDS = ['name', 'employee_no', 'phone', 'email', 'department_id', 'company_id', 'position', 'hire_date', 'manager_id', 'status', 'username', 'password']
 
 interface Props {
   employee: Employee | null
@@ -59,6 +61,7 @@ export function EmployeeForm({ employee, departments, companies, onDone }: Props
       company_id: employee?.company_id ? String(employee.company_id) : null,
       position: employee?.position ?? '',
       hire_date: employee?.hire_date ?? null,
+      manager_id: employee?.manager_id ? String(employee.manager_id) : null,
       status: String(employee?.status ?? 1),
       account: false,
       username: '',
@@ -87,6 +90,8 @@ export function EmployeeForm({ employee, departments, companies, onDone }: Props
         company_id: idOrNull(values.company_id),
         position: orNull(values.position),
         hire_date: values.hire_date || null,
+        // sent when changed: who decides an employee's requests is guarded (nobody picks their own decider)
+        ...(!employee || idOrNull(values.manager_id) !== (employee.manager_id ?? null) ? { manager_id: idOrNull(values.manager_id) } : {}),
         status: values.status === '0' ? (0 as const) : (1 as const),
       }
       if (employee) return unwrap(api.admin.employees({ id: employee.id }).put(fields))
@@ -123,6 +128,7 @@ export function EmployeeForm({ employee, departments, companies, onDone }: Props
           <TextInput label={e.phone} type="tel" {...form.getInputProps('phone')} />
           <TextInput label={e.email} type="email" {...form.getInputProps('email')} />
           <DateField label={e.hireDate} clearable {...form.getInputProps('hire_date')} />
+          <EmployeeSelect label={e.manager} description={e.managerHelp} clearable {...form.getInputProps('manager_id')} />
           {employee && (
             <Select
               label={e.status}

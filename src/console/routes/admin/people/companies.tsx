@@ -15,6 +15,7 @@ import { COMPANIES_KEY, useCompanyOptions } from './options'
 import { required } from './rules'
 import { usePeopleWords } from './words'
 import { FormActions } from '../../../components/FormActions'
+import { DateField } from './DateField'
 
 const PAGE_SIZE = 20
 
@@ -62,6 +63,10 @@ export default function Companies() {
       {readable ? (
         <>
           <Group justify="flex-end">{can(me, 'companies:create') && <Button onClick={() => setEditing('new')}>{c.create}</Button>}</Group>
+          {/* a company without a zone counts attendance in the service's default zone: said, not left silent */}
+          {list.data && list.data.list.some((company) => !company.timezone) && (
+            <Alert color="yellow">{c.noZoneWarning(list.data.list.filter((company) => !company.timezone).map((company) => company.name).join(', '))}</Alert>
+          )}
           <DataTable
             label={c.table}
             rows={list.data?.list}
@@ -124,13 +129,14 @@ function CompanyForm({ company, onDone }: { company: Company | null; onDone: () 
   const c = w.companies
   const queryClient = useQueryClient()
   const [problem, setProblem] = useState<string | null>(null)
-  const form = useForm<{ name: string; timezone: string | null }>({
-    initialValues: { name: company?.name ?? '', timezone: company?.timezone ?? null },
+  type Values = { name: string; timezone: string | null; attendance_starts_on: string | null }
+  const form = useForm<Values>({
+    initialValues: { name: company?.name ?? '', timezone: company?.timezone ?? null, attendance_starts_on: company?.attendance_starts_on ?? null },
     validate: { name: required(w.shared, 100) },
   })
   const save = useMutation({
-    mutationFn: (values: { name: string; timezone: string | null }) => {
-      const body = { name: values.name.trim(), timezone: values.timezone || null }
+    mutationFn: (values: Values) => {
+      const body = { name: values.name.trim(), timezone: values.timezone || null, attendance_starts_on: values.attendance_starts_on || null }
       return company ? unwrap(api.admin.companies({ id: company.id }).put(body)) : unwrap(api.admin.companies.post(body))
     },
     onSuccess: () => {
@@ -138,7 +144,7 @@ function CompanyForm({ company, onDone }: { company: Company | null; onDone: () 
       void queryClient.invalidateQueries({ queryKey: COMPANIES_KEY })
       onDone()
     },
-    onError: (error) => setProblem(applyApiErrors(form, error, ['name', 'timezone'])),
+    onError: (error) => setProblem(applyApiErrors(form, error, ['name', 'timezone', 'attendance_starts_on'])),
   })
   const zones = company?.timezone && !ZONES.includes(company.timezone) ? [company.timezone, ...ZONES] : ZONES
   return (
@@ -152,6 +158,7 @@ function CompanyForm({ company, onDone }: { company: Company | null; onDone: () 
       <Stack>
         <TextInput label={c.name} withAsterisk data-autofocus {...form.getInputProps('name')} />
         <Select label={c.timezone} description={c.timezoneHelp} data={zones} searchable clearable limit={50} {...form.getInputProps('timezone')} />
+        <DateField label={c.attendanceStartsOn} description={c.attendanceStartsOnHelp} clearable {...form.getInputProps('attendance_starts_on')} />
         <FormActions problem={problem} onCancel={onDone} saving={save.isPending} />
       </Stack>
     </form>

@@ -11,6 +11,7 @@ import { useT } from '../../../i18n'
 import { ConfirmDelete } from '../../../components/ConfirmDelete'
 import { EmployeeForm, EMPLOYEES_KEY, fetchEmployees, type Employee } from './EmployeeForm'
 import { EmployeeImport } from './EmployeeImport'
+import { EmployeeAccount } from './EmployeeAccount'
 import { useCompanyOptions, useDepartmentOptions } from './options'
 import { usePeopleWords } from './words'
 
@@ -31,6 +32,7 @@ export default function Employees() {
   const [editing, setEditing] = useState<Employee | 'new' | null>(null)
   const [deleting, setDeleting] = useState<Employee | null>(null)
   const [importing, setImporting] = useState(false)
+  const [loginFor, setLoginFor] = useState<Employee | null>(null)
 
   const departments = useDepartmentOptions(can(me, 'departments:read'))
   const companies = useCompanyOptions(can(me, 'companies:read'))
@@ -143,7 +145,19 @@ export default function Employees() {
               </Badge>
             ),
           },
-          { header: e.account, cell: (row) => (row.user_id ? e.linked : e.notLinked) },
+          {
+            header: e.account,
+            cell: (row) =>
+              row.user_id ? (
+                e.linked
+              ) : can(me, 'employees:update') ? (
+                <Button size="xs" variant="default" aria-label={e.addLoginOf(row.name)} onClick={() => setLoginFor(row)}>
+                  {e.addLogin}
+                </Button>
+              ) : (
+                e.notLinked
+              ),
+          },
           {
             header: t.common.actions,
             cell: (row) => (
@@ -183,6 +197,9 @@ export default function Employees() {
             onDone={() => setEditing(null)}
           />
         )}
+      </Modal>
+      <Modal closeButtonProps={{ 'aria-label': t.common.close }} opened={loginFor !== null} onClose={() => setLoginFor(null)} title={loginFor ? e.loginTitle(loginFor.name) : ''} size="lg" centered>
+        {loginFor && <EmployeeAccount employee={loginFor} onDone={() => setLoginFor(null)} />}
       </Modal>
       <Modal closeButtonProps={{ 'aria-label': t.common.close }} opened={importing} onClose={() => setImporting(false)} title={e.import.title} size="xl" centered>
         {importing && <EmployeeImport onDone={() => setImporting(false)} />}

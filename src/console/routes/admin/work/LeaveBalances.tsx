@@ -8,7 +8,7 @@ import { applyApiErrors } from '../../../components/form-errors'
 import { can, useMe } from '../../../components/me'
 import { notifyFailed, notifySaved } from '../../../components/notify'
 import { useT } from '../../../i18n'
-import { EmployeeSelect, useLeaveTypeOptions } from './shared'
+import { EmployeeSelect, useLeaveTypeOptions, useUnlimitedLeaveTypes } from './shared'
 import { todayIn } from '../../../components/dates'
 import { useWorkWords } from './words'
 
@@ -20,6 +20,7 @@ export function LeaveBalances() {
   const [employee, setEmployee] = useState<string | null>(null)
   const [year, setYear] = useState<number | string>(Number(todayIn().slice(0, 4)))
   const [adjusting, setAdjusting] = useState<number | null>(null)
+  const unlimited = useUnlimitedLeaveTypes().data
   const validYear = typeof year === 'number' && Number.isInteger(year) && year >= 1 && year <= 9999 ? year : null
   const balances = useQuery({
     queryKey: ['admin', 'leave', 'balances', employee, validYear],
@@ -47,7 +48,7 @@ export function LeaveBalances() {
             { header: l.granted, cell: (balance) => balance.granted },
             { header: l.taken, cell: (balance) => balance.taken },
             { header: l.pending, cell: (balance) => balance.pending },
-            { header: l.remaining, cell: (balance) => <Text fw={700}>{balance.remaining}</Text> },
+            { header: l.remaining, cell: (balance) => <Text fw={700}>{unlimited?.has(balance.type_id) ? l.noLimit : balance.remaining}</Text> },
           ]}
         />
       )}

@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../../api'
 import { DataTable } from '../../../components/DataTable'
 import { applyApiErrors } from '../../../components/form-errors'
-import { notifySaved } from '../../../components/notify'
+import { notifyNothing, notifySaved } from '../../../components/notify'
 import { PageTitle } from '../../../components/PageTitle'
 import { useT } from '../../../i18n'
 import { useGroupOptions } from './shared'
@@ -31,8 +31,11 @@ export default function DayClose() {
   const close = useMutation({
     mutationFn: (values: Values) =>
       unwrap(api.admin.attendance['close-day'].post({ date: values.date!, ...(values.group_id ? { group_id: Number(values.group_id) } : {}) })),
-    onSuccess: () => {
-      notifySaved(d.done)
+    onSuccess: (result) => {
+      // green only when a group's day was closed: how many were, or that none were and why
+      const closed = result.groups.filter((group) => group.closed).length
+      if (closed > 0) notifySaved(d.closedCount(closed, result.groups.length))
+      else notifyNothing(d.noneClosed(result.groups.length))
       void queryClient.invalidateQueries({ queryKey: ['admin', 'attendance', 'records'] })
     },
     onError: (error) => void applyApiErrors(form, error, ['date', 'group_id']),

@@ -54,14 +54,23 @@ export function useDepartmentOptions(enabled = true) {
   })
 }
 
+const LEAVE_TYPES = {
+  queryKey: ['admin', 'leave', 'types', 'options'],
+  queryFn: () => unwrap(api.admin.leave.types.get({ query: { page: 1, page_size: 100 } })),
+  retry: false,
+} as const
+
 export function useLeaveTypeOptions(enabled = true) {
   return useQuery({
-    queryKey: ['admin', 'leave', 'types', 'options'],
-    queryFn: () => unwrap(api.admin.leave.types.get({ query: { page: 1, page_size: 100 } })),
+    ...LEAVE_TYPES,
     select: (data) => data.types.map((type) => ({ value: String(type.id), label: type.name })),
     enabled,
-    retry: false,
   })
+}
+
+/** The ids of leave types without a balance (requests never exceed one): their "remaining" means nothing. */
+export function useUnlimitedLeaveTypes() {
+  return useQuery({ ...LEAVE_TYPES, select: (data) => new Set(data.types.filter((type) => !type.requires_balance).map((type) => type.id)) })
 }
 
 interface EmployeeSelectProps extends Omit<SelectProps, 'data' | 'searchable' | 'onSearchChange' | 'searchValue' | 'filter'> {
