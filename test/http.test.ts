@@ -125,6 +125,7 @@ describe('envelope and errors (CONTRACT §1)', () => {
             id: created.body.data.id,
             name: 'Acme',
             timezone: null,
+            attendance_starts_on: null,
             created_at: t.clock.now().toISOString(),
             updated_at: t.clock.now().toISOString(),
           },
