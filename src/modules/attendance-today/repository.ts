@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, or, type SQL } from 'drizzle-orm'
 import type { Queryable } from '../../db/client'
 import { inBatches } from '../../db/batches'
-import { attendanceGroupMembers, attendanceGroups, attendanceRecords, companies, employees } from '../../db/schema'
+import { attendanceGroupMembers, attendanceGroups, attendanceRecords, employees } from '../../db/schema'
 import type { RecordRow } from '../attendance/repository'
-import type { Membership } from '../attendance/setup-repository'
+import { membershipColumns, withMembership, type Membership } from '../attendance/setup-repository'
 
 /** An employee of the board, with what their attendance context is built from (attendance/caller.ts). */
 export interface BoardEmployee extends Membership {
@@ -19,20 +19,7 @@ export async function boardEmployees(db: Queryable, scope: { managerId?: number;
   const conditions: (SQL | undefined)[] = [eq(employees.status, 1)]
   if (scope.groupId !== undefined) conditions.push(eq(attendanceGroupMembers.groupId, scope.groupId))
   if (scope.managerId !== undefined) conditions.push(or(eq(employees.managerId, scope.managerId), eq(attendanceGroups.managerId, scope.managerId)))
-  return db
-    .select({
-      id: employees.id,
-      name: employees.name,
-      hireDate: employees.hireDate,
-      status: employees.status,
-      group: attendanceGroups,
-      companyTimezone: companies.timezone,
-      companyStartsOn: companies.attendanceStartsOn,
-    })
-    .from(employees)
-    .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, employees.id))
-    .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
-    .leftJoin(companies, eq(companies.id, attendanceGroups.companyId))
+  return withMembership(db.select(membershipColumns({ id: employees.id, name: employees.name })).from(employees).$dynamic())
     .where(and(...conditions))
     .orderBy(asc(employees.id))
 }

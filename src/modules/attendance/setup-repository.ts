@@ -1,3 +1,4 @@
+import type { SQLiteSelect } from 'drizzle-orm/sqlite-core'
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
 import { preparedQuery } from '../../db/prepared'
@@ -203,20 +204,26 @@ export async function existingEmployeeIds(db: Queryable, ids: number[]): Promise
   return rows.map((row) => row.id)
 }
 
-/** The group an employee is in, or null. */
-const membershipRows = preparedQuery((db) =>
-  db
-    .select({
-      hireDate: employees.hireDate,
-      status: employees.status,
-      group: attendanceGroups,
-      companyTimezone: companies.timezone,
-      companyStartsOn: companies.attendanceStartsOn,
-    })
-    .from(employees)
+/** The columns of a Membership, beside `more` of the employee's own. */
+export const membershipColumns = <T extends Record<string, unknown>>(more: T) => ({
+  ...more,
+  hireDate: employees.hireDate,
+  status: employees.status,
+  group: attendanceGroups,
+  companyTimezone: companies.timezone,
+  companyStartsOn: companies.attendanceStartsOn,
+})
+
+/** Employees joined with their attendance group and its company: a Membership's sources (attendance/caller.ts). */
+export const withMembership = <T extends SQLiteSelect>(query: T) =>
+  query
     .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, employees.id))
     .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
     .leftJoin(companies, eq(companies.id, attendanceGroups.companyId))
+
+/** The group an employee is in, or null. */
+const membershipRows = preparedQuery((db) =>
+  withMembership(db.select(membershipColumns({})).from(employees).$dynamic())
     .where(eq(employees.id, sql.placeholder('employeeId')))
     .limit(1)
     .prepare(),

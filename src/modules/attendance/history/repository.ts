@@ -1,16 +1,9 @@
 import { and, eq, getTableColumns, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm'
 import type { Queryable } from '../../../db/client'
 import { inBatches } from '../../../db/batches'
-import {
-  attendanceCorrections,
-  attendanceGroupMembers,
-  attendanceGroups,
-  attendanceRecords,
-  companies,
-  employees,
-  leaveRequests,
-} from '../../../db/schema'
+import { attendanceCorrections, attendanceRecords, employees, leaveRequests } from '../../../db/schema'
 import type { NewRecord, RecordRow } from '../repository'
+import { membershipColumns, withMembership } from '../setup-repository'
 
 /*
  * The history import's reads, each for the whole file in a few statements (whatever its size), and
@@ -22,21 +15,9 @@ export async function employeesByNumber(db: Queryable, numbers: string[]) {
   const rows = []
   for (const batch of inBatches(numbers, 1))
     rows.push(
-      ...(await db
-        .select({
-          id: employees.id,
-          employeeNo: employees.employeeNo,
-          name: employees.name,
-          hireDate: employees.hireDate,
-          status: employees.status,
-          group: attendanceGroups,
-          companyTimezone: companies.timezone,
-          companyStartsOn: companies.attendanceStartsOn,
-        })
-        .from(employees)
-        .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, employees.id))
-        .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
-        .leftJoin(companies, eq(companies.id, attendanceGroups.companyId))
+      ...(await withMembership(
+        db.select(membershipColumns({ id: employees.id, employeeNo: employees.employeeNo, name: employees.name })).from(employees).$dynamic(),
+      )
         .where(inArray(employees.employeeNo, batch))),
     )
   return rows
