@@ -140,9 +140,11 @@ export async function restoreBackup(archive: string, target: RestoreTarget): Pro
     restored = true
     return { database: databasePath, storage: storageDir, manifest, notes }
   } finally {
+    // files still being flushed and closed as the refusal came may hold a folder a moment longer (ENOTEMPTY): tried again
+    const removal = { recursive: true, force: true, maxRetries: 5, retryDelay: 20 }
     for (const file of databaseFiles(stagedDatabase)) await rm(file, { force: true })
-    if (stagedFiles !== null) await rm(stagedFiles, { recursive: true, force: true })
-    if (!restored) for (const folder of madeFolders) await rm(folder, { recursive: true, force: true })
+    if (stagedFiles !== null) await rm(stagedFiles, removal)
+    if (!restored) for (const folder of madeFolders) await rm(folder, removal)
   }
 }
 
