@@ -215,7 +215,8 @@ describe('files that hold personal data are the service user\'s only', () => {
 
   test('a backup archive is 0600 in a 0700 folder; a restore writes its database and files 0600 in 0700 folders', async () => {
     const dir = newDir()
-    const t = await startApp({ dir })
+    // a backup copies an embedded file: this one is embedded on a libSQL-server run too
+    const t = await startApp({ dir, env: { DATABASE_URL: `file:${join(dir, 'workforce.db')}` } })
     await t.deps.store.put('2024/03/notes.txt', new Blob(['personal']).stream(), 'text/plain')
     t.close()
     await withUsualUmask(async () => {
