@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gte, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
 import { preparedQuery } from '../../db/prepared'
 import { attendanceClosedDays, attendanceGroups, attendanceRecords, calendarDays } from '../../db/schema'
@@ -83,17 +83,13 @@ export async function deleteDay(db: Queryable, companyId: number, date: string):
 const groupsOfCompany = (companyId: number) =>
   sql`(SELECT ${attendanceGroups.id} FROM ${attendanceGroups} WHERE ${attendanceGroups.companyId} = ${companyId})`
 
-/**
- * Absent records (status 3 with no clock times) written on the dates under a group of the
- * company: what a date turned holiday no longer means. Deleted; returns them as they were.
- */
-export async function deleteAbsences(db: Queryable, companyId: number, dates: string[]) {
-  if (dates.length === 0) return []
+/** Absent records (status 3 with no clock times) under a group of the company whose date `dated` selects. Deleted; returns them as they were. */
+function deleteAbsencesWhere(db: Queryable, companyId: number, dated: SQL) {
   return db
     .delete(attendanceRecords)
     .where(
       and(
-        inArray(attendanceRecords.workDate, dates),
+        dated,
         eq(attendanceRecords.status, 3),
         isNull(attendanceRecords.clockInTime),
         isNull(attendanceRecords.clockOutTime),
@@ -103,23 +99,15 @@ export async function deleteAbsences(db: Queryable, companyId: number, dates: st
     .returning()
 }
 
-/**
- * Absent records (status 3 with no clock times) under a group of the company dated before `date`:
- * what a later attendance start of the company (CONTRACT §23) no longer means. Deleted; returns them as they were.
- */
-export async function deleteAbsencesBefore(db: Queryable, companyId: number, date: string) {
-  return db
-    .delete(attendanceRecords)
-    .where(
-      and(
-        lt(attendanceRecords.workDate, date),
-        eq(attendanceRecords.status, 3),
-        isNull(attendanceRecords.clockInTime),
-        isNull(attendanceRecords.clockOutTime),
-        inArray(attendanceRecords.groupId, groupsOfCompany(companyId)),
-      ),
-    )
-    .returning()
+/** The absences on `dates`: what a date turned holiday no longer means. */
+export async function deleteAbsences(db: Queryable, companyId: number, dates: string[]) {
+  if (dates.length === 0) return []
+  return deleteAbsencesWhere(db, companyId, inArray(attendanceRecords.workDate, dates))
+}
+
+/** The absences dated before `date`: what a later attendance start of the company (CONTRACT §23) no longer means. */
+export function deleteAbsencesBefore(db: Queryable, companyId: number, date: string) {
+  return deleteAbsencesWhere(db, companyId, lt(attendanceRecords.workDate, date))
 }
 
 /** Forgets that the company's groups closed the dates from `from` (null: any) to before `before`, so day close judges them again. */

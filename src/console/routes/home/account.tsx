@@ -1,7 +1,7 @@
 import { Badge, Card, Group, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { api, unwrap } from '../../api'
 import { applyApiErrors } from '../../components/form-errors'
 import { FormActions } from '../../components/FormActions'
@@ -20,6 +20,18 @@ interface Values {
 const EMPTY: Values = { old_password: '', new_password: '', repeat: '' }
 
 /** The caller's own account: who they are, and a change of their password (CONTRACT §2, §23). */
+/** One term of the account's description list, its value (a `dd`) as children. */
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm" c="dimmed" component="dt">
+        {term}
+      </Text>
+      {children}
+    </Stack>
+  )
+}
+
 export default function Account() {
   const w = useHomeWords().account
   const me = useMe().data
@@ -53,26 +65,17 @@ export default function Account() {
       {me && (
         <Card withBorder padding="md">
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="dl" m={0}>
-            <Stack gap={0}>
-              <Text size="sm" c="dimmed" component="dt">
-                {w.username}
-              </Text>
+            <Fact term={w.username}>
               <Text component="dd" m={0}>
                 {me.user.username}
               </Text>
-            </Stack>
-            <Stack gap={0}>
-              <Text size="sm" c="dimmed" component="dt">
-                {w.name}
-              </Text>
+            </Fact>
+            <Fact term={w.name}>
               <Text component="dd" m={0}>
                 {me.user.name}
               </Text>
-            </Stack>
-            <Stack gap={0}>
-              <Text size="sm" c="dimmed" component="dt">
-                {w.roles}
-              </Text>
+            </Fact>
+            <Fact term={w.roles}>
               <Group gap={4} component="dd" m={0}>
                 {me.roles.map((role) => (
                   <Badge key={role} variant="light" c="dark.7">
@@ -80,15 +83,12 @@ export default function Account() {
                   </Badge>
                 ))}
               </Group>
-            </Stack>
-            <Stack gap={0}>
-              <Text size="sm" c="dimmed" component="dt">
-                {w.employee}
-              </Text>
+            </Fact>
+            <Fact term={w.employee}>
               <Text component="dd" m={0}>
                 {me.employee ? (me.employee.employee_no ? `${me.employee.name} (${me.employee.employee_no})` : me.employee.name) : w.noEmployee}
               </Text>
-            </Stack>
+            </Fact>
           </SimpleGrid>
         </Card>
       )}

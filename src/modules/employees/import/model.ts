@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { uploadForm } from '../../imports/form'
 import { MAX_ROWS } from './csv'
 
 /** The columns an import reads, in the order the documentation lists them. */
@@ -55,22 +56,4 @@ export const ImportResult = t.Object({
 })
 export type ImportResultResponse = typeof ImportResult.static
 
-export const IMPORT_FORM_DOC = {
-  requestBody: {
-    content: {
-      'multipart/form-data': {
-        schema: {
-          type: 'object' as const,
-          required: ['file'],
-          properties: {
-            file: {
-              type: 'string' as const,
-              format: 'binary',
-              description: `a CSV file (RFC 4180, UTF-8, a byte-order mark is fine), at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB and ${MAX_ROWS.toLocaleString('en')} rows of employees`,
-            },
-          },
-        },
-      },
-    },
-  },
-}
+export const IMPORT_FORM_DOC = uploadForm('employees', MAX_IMPORT_BYTES, MAX_ROWS)
