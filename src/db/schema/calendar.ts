@@ -20,11 +20,14 @@ export const calendarDays = sqliteTable(
     /** holiday: a day off; workday: a working day on a weekly day off (a make-up day) */
     kind: text('kind', { enum: ['holiday', 'workday'] }).notNull(),
     name: text('name').notNull(),
+    /** a statutory public holiday (paid at 300 % when worked, CONTRACT §16); holidays only */
+    statutory: integer('statutory', { mode: 'boolean' }).notNull().default(false),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('calendar_days_company_date_unique').on(t.companyId, t.date),
     check('calendar_days_kind_check', sql`${t.kind} IN ('holiday', 'workday')`),
+    check('calendar_days_statutory_check', sql`${t.statutory} = 0 OR ${t.kind} = 'holiday'`),
     check('calendar_days_date_check', sql`${t.date} GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'`),
   ],
 )

@@ -1,0 +1,1 @@
+ALTER TABLE `calendar_days` ADD `statutory` integer DEFAULT false NOT NULL;
