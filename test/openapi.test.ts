@@ -153,3 +153,47 @@ describe('request body examples', () => {
     }
   })
 })
+
+describe('a document that depends on the code alone', () => {
+  test('is the same before and after the process has handled requests, and says nowhere that unknown fields are refused', async () => {
+    const first = await startApp()
+    const second = await startApp()
+    try {
+      const before = await document(first)
+      // every operation with a JSON body handles one request (a refusal is enough: Elysia has compiled its models then)
+      const admin = await loginAdmin(first.app)
+      for (const { method, path, operation } of operations(before)) {
+        if (!operation.requestBody?.content?.['application/json']) continue
+        await req(first.app, method, path.replace(/\{[^}]+\}/g, '1'), { token: admin, body: { unknown_field: true } })
+      }
+      const afterOnSameApp = await document(first)
+      const afterOnNewApp = await document(second)
+      expect(afterOnNewApp).toEqual(before)
+      expect(afterOnSameApp).toEqual(before)
+      const refusing = operations(afterOnNewApp)
+        .filter(({ operation }) => operation.requestBody?.content?.['application/json']?.schema?.additionalProperties !== undefined)
+        .map(({ method, path }) => `${method} ${path}`)
+      expect(refusing).toEqual([])
+    } finally {
+      first.close()
+      second.close()
+    }
+  })
+
+  test('routes without a body ignore one, even one that is not JSON', async () => {
+    const t = await startApp()
+    try {
+      const admin = await loginAdmin(t.app)
+      // the cancellations answer as if no body had come, not 400 for the body: 404 for an id that does not exist, 403 for one's own
+      // requests without a linked employee record (the administrator has none)
+      const cancelled = []
+      for (const path of ['/api/v1/admin/leave/requests/999/cancel', '/api/v1/leave/requests/999/cancel', '/api/v1/attendance/corrections/999/cancel'])
+        cancelled.push((await req(t.app, 'POST', path, { token: admin, raw: '{not json', headers: { 'content-type': 'application/json' } })).status)
+      expect(cancelled).toEqual([404, 403, 403])
+      const signedOut = await req(t.app, 'POST', '/api/v1/auth/logout', { token: admin, raw: '{not json', headers: { 'content-type': 'application/json' } })
+      expect([signedOut.status, signedOut.body.message, signedOut.body.data]).toEqual([200, 'Signed out everywhere', null])
+    } finally {
+      t.close()
+    }
+  })
+})

@@ -1,3 +1,4 @@
+import { say } from './messages'
 import { Elysia } from 'elysia'
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors'
 
@@ -25,7 +26,7 @@ export async function readLimited(request: Request, limit: number): Promise<stri
 }
 
 const tooLarge = (limit: number) =>
-  new PayloadTooLargeError(`The JSON body is larger than ${limit / 1024 / 1024} MiB; send less data per request`)
+  new PayloadTooLargeError(say.bodyTooLarge({ mib: limit / 1024 / 1024 }))
 
 /** No request of this API nests more than a few levels; thousands of levels overflow the stack while an error is described. */
 export const JSON_MAX_DEPTH = 64
@@ -51,7 +52,7 @@ function nestsDeeperThan(text: string, limit: number): boolean {
 /** SQLite hands a text back only up to its first NUL, so "Acme\u0000 Evil" would be stored whole and read as "Acme". */
 class NulInText extends ValidationError {
   constructor(key: string) {
-    super(`${key ? `The field "${key}"` : 'A text'} contains the NUL character (\\u0000), which no text of this API may hold`)
+    super(key ? say.nulInField({ key }) : say.nulInText())
   }
 }
 
@@ -87,29 +88,45 @@ export function streamedMultipart(route: string) {
   return () => ({})
 }
 
+/** What the parser sees of the app it is used in (Elysia keeps it protected). */
+interface AppView {
+  getGlobalRoutes(): { method: string; path: string; hooks: { body?: unknown } }[]
+}
+
+/** "METHOD path" of the routes that declare a body, made again when routes were added. */
+let bodyRoutes: { count: number; keys: Set<string> } = { count: -1, keys: new Set() }
+
+function declaresBody(app: AppView, method: string, route: string): boolean {
+  const routes = app.getGlobalRoutes()
+  if (routes.length !== bodyRoutes.count)
+    bodyRoutes = { count: routes.length, keys: new Set(routes.filter((r) => r.hooks.body !== undefined).map((r) => `${r.method} ${r.path}`)) }
+  return bodyRoutes.keys.has(`${method} ${route}`) || bodyRoutes.keys.has(`ALL ${route}`)
+}
+
 /**
  * Parses request bodies itself, as JSON, so that size (413) and syntax (400) errors get
  * clear messages. Whatever the Content-Type says, a body is read as JSON and never more
  * than 1 MiB of it (`curl -d` sends JSON as a form): Elysia's own parsers would read a
  * body of any size whole before the caller's token is even looked at. Multipart is the
- * upload routes' alone, which read it themselves; anywhere else it is refused unread (415).
+ * upload routes' alone, which read it themselves; anywhere else it is refused unread (415). A
+ * route that declares no body (sign-out, the cancellations) ignores whatever body comes.
  */
-export const jsonBody = new Elysia({ name: 'json-body' }).onParse({ as: 'global' }, async ({ request, contentType, route }) => {
+const parser = new Elysia({ name: 'json-body' })
+export const jsonBody = parser.onParse({ as: 'global' }, async ({ request, contentType, route }) => {
   if (streamedRoutes.has(route)) return
+  if (!declaresBody(parser as unknown as AppView, request.method, route)) return {}
   if (contentType?.toLowerCase().startsWith('multipart/'))
-    throw new UnsupportedMediaTypeError(
-      'This endpoint takes a JSON body (Content-Type: application/json); files go to POST /api/v1/storage/upload',
-    )
+    throw new UnsupportedMediaTypeError(say.multipartRefused())
   const raw = await readLimited(request, JSON_BODY_LIMIT)
   rawBodies.set(request, raw)
   if (raw.trim() === '') return {}
   if (nestsDeeperThan(raw, JSON_MAX_DEPTH))
-    throw new ValidationError(`The JSON body nests objects or arrays more than ${JSON_MAX_DEPTH} levels deep; send a flatter body`)
+    throw new ValidationError(say.bodyTooDeep({ depth: JSON_MAX_DEPTH }))
   try {
     // without a backslash a text holds no escape, so no NUL (a raw one is not JSON) and no key spelled otherwise than it reads
     return !raw.includes('\\') && !raw.includes('toString') && !raw.includes('valueOf') ? JSON.parse(raw) : JSON.parse(raw, revive)
   } catch (error) {
     if (error instanceof NulInText) throw error
-    throw new ValidationError(`The request body is not valid JSON: ${(error as Error).message}`)
+    throw new ValidationError(say.bodyNotJson({ detail: (error as Error).message }))
   }
 })

@@ -1,4 +1,5 @@
 import { filterPaths, registerSchemaPath } from '@elysiajs/swagger/utils'
+import { CloneType, type TSchema } from '@sinclair/typebox'
 import { Elysia, type HTTPMethod, type InternalRoute } from 'elysia'
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency'
 import { JSON_BODY_LIMIT } from './json-body'
@@ -421,7 +422,37 @@ interface AppView {
   getGlobalDefinitions?(): { type: Record<string, unknown> }
 }
 
-/** The OpenAPI document at `specPath`, finished by `finishDocument`, made again only when routes were added. */
+/** The parts of a route's hooks the document reads: its models. */
+const MODEL_HOOKS = ['body', 'query', 'params', 'headers', 'cookie', 'response'] as const
+
+const isSchema = (model: object): boolean =>
+  typeof (model as { type?: unknown }).type === 'string' || Array.isArray((model as { anyOf?: unknown }).anyOf) || Object.getOwnPropertySymbols(model).length > 0
+
+/**
+ * A copy of a route's model as the code declares it. Elysia writes `additionalProperties` onto a
+ * model's top object when it first handles a request with it (and the models are shared by every
+ * app of the process), so the copy leaves that out: no model of ours sets it, since unknown fields
+ * are ignored, never refused (CONTRACT §1).
+ */
+const declaredModel = (model: unknown): unknown => {
+  if (model === null || typeof model !== 'object') return model
+  if (!isSchema(model)) return Object.fromEntries(Object.entries(model).map(([key, inner]) => [key, declaredModel(inner)])) // by status or by name
+  const copy = CloneType(model as TSchema) as TSchema & { additionalProperties?: unknown }
+  if (typeof copy.additionalProperties === 'boolean') delete copy.additionalProperties
+  return copy
+}
+
+/** A route with copies of its models as declared, whatever requests it has handled. */
+const declaredRoute = (route: InternalRoute): InternalRoute => {
+  const hooks: Record<string, unknown> = { ...route.hooks }
+  for (const name of MODEL_HOOKS) if (hooks[name] !== undefined) hooks[name] = declaredModel(hooks[name])
+  return { ...route, hooks: hooks as InternalRoute['hooks'] }
+}
+
+/**
+ * The OpenAPI document at `specPath`, finished by `finishDocument`, made again only when routes
+ * were added. It depends on the code alone: it is built from copies of the models as declared.
+ */
 export function openApiDocument(options: { version: string; publicUrl: string; specPath: string; exclude: string[] }) {
   let cached: { routes: number; document: OpenApiDocument } | null = null
   const plugin = new Elysia({ name: 'openapi' })
@@ -431,7 +462,8 @@ export function openApiDocument(options: { version: string; publicUrl: string; s
     () => {
       const routes = app.getGlobalRoutes()
       if (cached?.routes !== routes.length) {
-        const raw = generatedDocument(routes, app.getGlobalDefinitions?.().type ?? {}, options.version, options.exclude)
+        const models = declaredModel(app.getGlobalDefinitions?.().type ?? {}) as Record<string, unknown>
+        const raw = generatedDocument(routes.map(declaredRoute), models, options.version, options.exclude)
         cached = { routes: routes.length, document: finishDocument(raw, options) }
       }
       return cached.document
