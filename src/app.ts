@@ -104,7 +104,7 @@ export function createApp(deps: AppDeps) {
 
   return new Elysia()
     .use(consolePage(deps.console ?? null)) // its not-found answer (the console's page) goes before the error handler's
-    .use(errorHandler(clock, logger, createDiskFaultLog({ logger, clock, folders: localDataFolders(config) })))
+    .use(errorHandler(clock, logger, config.locale, createDiskFaultLog({ logger, clock, folders: localDataFolders(config) })))
     .use(jsonBody)
     // before the compression, which would otherwise answer first (see src/http/idempotency.ts)
     .use(idempotency({ store: createIdempotencyService({ database, clock }), callerOf: (request) => callers.get(request)?.userId ?? null, logger }))
@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps) {
     .use(compression())
     .use(docs(pkg.version, config.publicUrl))
     .use(consoleAssets(deps.console ?? null))
-    .use(healthController(reply, deps.probes, { tokens, access, warnings: forwarding.warnings, minFreeBytes: config.health.minFreeBytes }))
+    .use(healthController(reply, deps.probes, { tokens, access, warnings: forwarding.warnings, minFreeBytes: config.health.minFreeBytes, locale }))
     .use(
       authController(
         guard,
@@ -136,7 +136,7 @@ export function createApp(deps: AppDeps) {
     .use(rolesController(guard, locale, reply, rbac))
     .use(permissionsController(guard, locale, reply, rbac))
     .use(departmentsController(guard, reply, createDepartmentsService(services)))
-    .use(auditController(guard, reply, createAuditService(database)))
+    .use(auditController(guard, locale, reply, createAuditService(database)))
     .use(attendanceController(guard, locale, reply, attendance))
     .use(attendanceSetupController(guard, locale, reply, createAttendanceSetupService(attendanceDeps)))
     .use(attendanceAdminController(guard, locale, reply, attendance, createDayClose({ ...attendanceDeps, logger })))
@@ -152,7 +152,7 @@ export function createApp(deps: AppDeps) {
         .use(historyImportController(guard, reply, createHistoryImport(attendanceDeps)))
         .use(openingBalancesController(guard, reply, createOpeningBalances({ database, clock }))),
     )
-    .use(approvalsController(guard, reply, createApprovalsService({ database, leave, corrections })))
+    .use(approvalsController(guard, locale, reply, createApprovalsService({ database, leave, corrections })))
     .use(salariesAdminController(guard, locale, reply, salaries))
     .use(salariesEmployeeController(guard, locale, reply, salaries))
     .use(exportsController(guard, locale, createExportsService({ ...attendanceDeps, logger })))
@@ -171,6 +171,7 @@ export function createApp(deps: AppDeps) {
           endpoint: storageEndpoint(config),
         }),
         { tokens, access },
+        locale,
       ),
     )
 }

@@ -135,6 +135,15 @@ describe('routing: who decides', () => {
     expect((await inbox('hr', '?kind=correction')).body).toEqual(ok({ items: [], pagination: pagination(0) }))
     expect((await inbox('hr', '?kind=overtime')).status).toBe(400)
     expect((await req(t.app, 'GET', '/api/v1/approvals')).status).toBe(401)
+    // the summaries in the request's language
+    const zh = await req(t.app, 'GET', '/api/v1/approvals', { token: tokens.hr, headers: { 'accept-language': 'zh' } })
+    expect(zh.body.data.items.map((i: { summary: string }) => i.summary)).toEqual([
+      'Annual leave，2024-03-18 至 2024-03-20（3 天）',
+      'Annual leave，2024-03-18 上午（0.5 天）',
+      'Annual leave，2024-03-21（1 天）',
+      'Annual leave，2024-03-25 至 2024-03-26（2 天）',
+      'Annual leave，2024-04-01（1 天）',
+    ])
   })
 })
 
@@ -170,6 +179,12 @@ describe('deciding', () => {
     expect((await as('mia', 'POST', `/api/v1/approvals/leave/${requests.ann1.id}/reject`, { note: 'No' })).body).toEqual(
       failure(409, `Leave request ${requests.ann1.id} is approved, not pending: it cannot be rejected`),
     )
+    const again = await req(t.app, 'POST', `/api/v1/approvals/leave/${requests.ann1.id}/reject`, {
+      token: tokens.mia,
+      headers: { 'accept-language': 'zh' },
+      body: { note: 'No' },
+    })
+    expect(again.body).toEqual(failure(409, `请假申请 ${requests.ann1.id} 的状态为“已批准”，不是待审批：无法驳回`))
     expect((await inbox('mia')).body.data.items.map((i: { id: number }) => i.id)).toEqual([requests.ada1.id, requests.ann2.id])
   })
 
@@ -220,6 +235,8 @@ describe('deciding', () => {
 
   test('unknown requests and kinds → 404; a bad kind → 400', async () => {
     expect((await as('hr', 'POST', '/api/v1/approvals/leave/999/approve', {})).body).toEqual(failure(404, 'Leave request 999 does not exist'))
+    const zh = { token: tokens.hr, headers: { 'accept-language': 'zh' }, body: {} }
+    expect((await req(t.app, 'POST', '/api/v1/approvals/leave/999/approve', zh)).body).toEqual(failure(404, '请假申请 999 不存在'))
     expect((await as('hr', 'POST', '/api/v1/approvals/correction/1/approve', {})).body).toEqual(failure(404, 'Correction 1 does not exist'))
     expect((await as('hr', 'POST', '/api/v1/approvals/overtime/1/approve', {})).status).toBe(400)
   })
@@ -257,14 +274,14 @@ describe('manager_id on employees', () => {
     expect((await adminReq('PUT', `/api/v1/admin/employees/${ids.ann}`, { manager_id: ids.ann })).body).toEqual(
       fieldError(`manager_id ${ids.ann}: an employee cannot be their own manager`, 'is the employee itself'),
     )
-    // ben → max; max → ben closes the loop
-    const chain = `max (${ids.max}) → ben (${ids.ben}) → max (${ids.max})`
+    // ben → max; max → ben closes the loop; the chain names people (with their employee numbers when they have them), not ids
+    const chain = 'max → ben → max'
     expect((await adminReq('PUT', `/api/v1/admin/employees/${ids.max}`, { manager_id: ids.ben })).body).toEqual(
       fieldError(`manager_id ${ids.ben} would make a cycle of managers: ${chain}`, `makes a cycle: ${chain}`),
     )
     // ann → ben → max; max → ann closes a longer one
     expect((await adminReq('PUT', `/api/v1/admin/employees/${ids.ann}`, { manager_id: ids.ben })).status).toBe(200)
-    const longer = `max (${ids.max}) → ann (${ids.ann}) → ben (${ids.ben}) → max (${ids.max})`
+    const longer = 'max → ann → ben → max'
     expect((await adminReq('PUT', `/api/v1/admin/employees/${ids.max}`, { manager_id: ids.ann })).body).toEqual(
       fieldError(`manager_id ${ids.ann} would make a cycle of managers: ${longer}`, `makes a cycle: ${longer}`),
     )

@@ -475,7 +475,7 @@ describe('who may clock, and which days may be closed', () => {
     const reply = await w.adminReq('POST', '/api/v1/admin/attendance/close-day', { date: '2000-01-03', group_id: 1 })
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual(
-      w.failure(400, 'Attendance group 1 did not exist on 2000-01-03: it was created on 2024-03-14', {
+      w.failure(400, 'Attendance group "Office" did not exist on 2000-01-03: it was created on 2024-03-14', {
         errors: [{ field: 'date', message: 'is before the group was created (2024-03-14)' }],
       }),
     )

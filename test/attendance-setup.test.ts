@@ -359,7 +359,7 @@ describe('groups: update', () => {
   test('status 0 disables, 1 enables; Accept-Language: zh gives 禁用 / 启用; the list filters by status', async () => {
     const off = await req(t.app, 'PUT', `${GROUPS}/2`, { token: admin, body: { status: 0 }, headers: { 'accept-language': 'zh' } })
     expect(off.status).toBe(200)
-    expect(off.body).toEqual(okBody({ ...BERLIN, status: 0, status_text: '禁用' }, 'Group updated'))
+    expect(off.body).toEqual(okBody({ ...BERLIN, status: 0, status_text: '禁用' }, '考勤组已更新'))
     const read = await req(t.app, 'GET', `${GROUPS}/2`, { token: admin })
     expect(read.body).toEqual(okBody({ ...BERLIN, status: 0, status_text: 'disabled' }))
     const disabled = await req(t.app, 'GET', `${GROUPS}?status=0`, { token: admin })
@@ -377,7 +377,7 @@ describe('groups: update', () => {
     }
     expect(enabled.body).toEqual(okBody({ groups: [DAY, late], pagination: pagination(2) }))
     const on = await req(t.app, 'PUT', `${GROUPS}/2`, { token: admin, body: { status: 1 }, headers: { 'accept-language': 'zh' } })
-    expect(on.body).toEqual(okBody({ ...BERLIN, status_text: '启用' }, 'Group updated'))
+    expect(on.body).toEqual(okBody({ ...BERLIN, status_text: '启用' }, '考勤组已更新'))
     expect((await groupRows())[1]).toEqual([2, 'Berlin office', '', 2, null, 'Europe/Berlin', 1])
   })
 
@@ -1058,7 +1058,7 @@ describe('rules: read, update, delete', () => {
   test('status 0 disables and 1 enables (zh texts too); the list filters by status', async () => {
     const off = await req(t.app, 'PUT', `${RULES}/2`, { token: admin, body: { status: 0 }, headers: { 'accept-language': 'zh' } })
     expect(off.status).toBe(200)
-    expect(off.body).toEqual(okBody({ ...NIGHT_RULE, status: 0, status_text: '禁用', updated_at: NOW }, 'Rule updated'))
+    expect(off.body).toEqual(okBody({ ...NIGHT_RULE, status: 0, status_text: '禁用', updated_at: NOW }, '考勤规则已更新'))
     const disabled = { ...NIGHT_RULE, status: 0, status_text: 'disabled', updated_at: NOW }
     expect((await req(t.app, 'GET', `${RULES}/2`, { token: admin })).body).toEqual(okBody(disabled))
     const zero = await req(t.app, 'GET', `${RULES}?status=0`, { token: admin })
@@ -1066,9 +1066,9 @@ describe('rules: read, update, delete', () => {
     const one = await req(t.app, 'GET', `${RULES}?status=1&sort=id&order=asc`, { token: admin })
     expect(one.body).toEqual(okBody({ rules: [OFFICE, EARLY_BIRD], pagination: pagination(2) }))
     const zh = await req(t.app, 'GET', `${RULES}?status=0`, { token: admin, headers: { 'accept-language': 'zh-CN,zh;q=0.9' } })
-    expect(zh.body).toEqual(okBody({ rules: [{ ...disabled, status_text: '禁用' }], pagination: pagination(1) }))
+    expect(zh.body).toEqual(okBody({ rules: [{ ...disabled, status_text: '禁用' }], pagination: pagination(1) }, '成功'))
     const on = await req(t.app, 'PUT', `${RULES}/2`, { token: admin, body: { status: 1 }, headers: { 'accept-language': 'zh' } })
-    expect(on.body).toEqual(okBody({ ...NIGHT_RULE, status_text: '启用', updated_at: NOW }, 'Rule updated'))
+    expect(on.body).toEqual(okBody({ ...NIGHT_RULE, status_text: '启用', updated_at: NOW }, '考勤规则已更新'))
   })
 
   test('PUT of an unknown rule → 404; a bad id → 400; no audit', async () => {

@@ -22,6 +22,9 @@ const failure = (code: number, message: string, extra: Record<string, unknown> =
 })
 const at = (dateTime: string) => t.clock.set(local(dateTime))
 const as = (who: string, method: string, path: string, body?: unknown) => req(t.app, method, path, { token: tokens[who], body })
+/** The same in Chinese (Accept-Language: zh). */
+const asZh = (who: string, method: string, path: string, body?: unknown) =>
+  req(t.app, method, path, { token: tokens[who], body, headers: { 'accept-language': 'zh' } })
 const adminReq = (method: string, path: string, body?: unknown) => req(t.app, method, path, { token: admin, body })
 
 const RULE_BASE = {
@@ -145,8 +148,18 @@ describe('the geofence', () => {
       ...invalidBody('latitude', 'must be a latitude from -90 to 90'),
       timestamp: t.clock.now().toISOString(),
     })
+    // the same refusals in Chinese
+    expect((await asZh('ann', 'POST', '/api/v1/attendance/clock-in', {})).body).toEqual(
+      failure(400, '您的考勤规则要求提供位置才能上班打卡：请发送 latitude 和 longitude（允许范围为半径 100 米）'),
+    )
+    expect((await asZh('ann', 'POST', '/api/v1/attendance/clock-in', { latitude: 31.2 })).body).toEqual(
+      failure(400, '请同时发送 latitude 和 longitude', { errors: [{ field: 'longitude', message: '须与另一个坐标一起填写' }] }),
+    )
+    expect((await asZh('ann', 'POST', '/api/v1/attendance/clock-in', { latitude: 91, longitude: 0 })).body).toEqual(
+      failure(400, '请求无效：latitude：必须是 -90 到 90 之间的纬度', { errors: [{ field: 'latitude', message: '必须是 -90 到 90 之间的纬度' }] }),
+    )
     const [{ n }] = await t.deps.database.db.select({ n: count() }).from(attendanceAttempts)
-    expect(n).toBe(2)
+    expect(n).toBe(3)
     expect(await records('ann')).toEqual([])
   })
 
@@ -227,6 +240,9 @@ describe('clock-out', () => {
     expect((await as('mia', 'POST', '/api/v1/attendance/clock-out', {})).body).toEqual(
       failure(400, 'You have not clocked in for 2024-03-01; clock in first'),
     )
+    expect((await asZh('mia', 'POST', '/api/v1/attendance/clock-out', {})).body).toEqual(
+      failure(400, '您还没有完成 2024-03-01 的上班打卡；请先上班打卡'),
+    )
   })
 
   test('computes hours without the break, early leave and status; a second one → 409', async () => {
@@ -252,6 +268,7 @@ describe('clock-out', () => {
     expect((await as('ann', 'POST', '/api/v1/attendance/clock-out', CENTRE)).body).toEqual(
       failure(409, 'You have already clocked out for 2024-03-01'),
     )
+    expect((await asZh('ann', 'POST', '/api/v1/attendance/clock-out', CENTRE)).body).toEqual(failure(409, '您已完成 2024-03-01 的下班打卡'))
     const [row] = await records('ann')
     expect(row).toMatchObject({ workMinutes: 460, earlyMinutes: 30, status: 2, note: 'bus was late\ndoctor', clockOutLat: CENTRE.latitude })
   })
@@ -323,11 +340,13 @@ describe('today and the rule', () => {
           created_at: local('2024-03-01T08:50:00'),
           updated_at: local('2024-03-01T17:30:45'),
         },
-        'success',
+        '成功',
       ),
     )
     const none = await as('mia', 'GET', '/api/v1/attendance/today')
     expect(none.body).toEqual(envelope(null, 'No attendance record today'))
+    const noneZh = await req(t.app, 'GET', '/api/v1/attendance/today', { token: tokens.mia, headers: { 'accept-language': 'zh' } })
+    expect(noneZh.body).toEqual(envelope(null, '今天没有考勤记录'))
   })
 
   test('the caller’s rule', async () => {
@@ -621,6 +640,13 @@ describe('day close', () => {
         errors: [{ field: 'group_id', message: 'does not exist' }],
       }),
     )
+    // the same in Chinese
+    const zh = { token: admin, headers: { 'accept-language': 'zh' } }
+    const later = await req(t.app, 'POST', '/api/v1/admin/attendance/close-day', { ...zh, body: { date: '2024-03-15', group_id: 2 } })
+    expect(later.body).toEqual(envelope(reply.body.data, '考勤日结算已完成'))
+    expect((await req(t.app, 'POST', '/api/v1/admin/attendance/close-day', { ...zh, body: { date: '2024-03-14', group_id: 9 } })).body).toEqual(
+      failure(400, 'group_id 指定的考勤组 9 不存在', { errors: [{ field: 'group_id', message: '不存在' }] }),
+    )
   })
 })
 
@@ -652,18 +678,26 @@ describe('an overnight shift', () => {
       early_minutes: 0,
     })
     at('2024-03-22T00:30:00')
-    expect((await as('ned', 'POST', '/api/v1/attendance/clock-in', {})).body.data).toMatchObject({
+    // in Chinese: the answer's message and the envelope's
+    const late = await asZh('ned', 'POST', '/api/v1/attendance/clock-in', {})
+    expect(late.body).toMatchObject({ code: 200, message: '上班打卡成功' })
+    expect(late.body.data).toMatchObject({
       work_date: '2024-03-21',
       status: 1,
+      status_text: '迟到',
       late_minutes: 150,
-      message: 'Clocked in 150 minutes late',
+      message: '已上班打卡，迟到 150 分钟',
     })
     at('2024-03-22T05:00:00')
-    expect((await as('ned', 'POST', '/api/v1/attendance/clock-out', {})).body.data).toMatchObject({
+    const early = await asZh('ned', 'POST', '/api/v1/attendance/clock-out', {})
+    expect(early.body).toMatchObject({ code: 200, message: '下班打卡成功' })
+    expect(early.body.data).toMatchObject({
       work_date: '2024-03-21',
       status: 2,
+      status_text: '早退',
       work_hours: 4.5,
       early_minutes: 60,
+      message: '已下班打卡，早退 60 分钟',
     })
   })
 })
@@ -729,6 +763,16 @@ describe('refused clock attempts are bounded per employee', () => {
       ),
     )
     expect(await kept()).toBe(10)
+    const boundedZh = await req(t.app, 'POST', '/api/v1/attendance/clock-in', { token, body: north(150), headers: { 'accept-language': 'zh' } })
+    expect([boundedZh.status, boundedZh.headers.get('retry-after')]).toEqual([429, '300'])
+    expect(boundedZh.body).toEqual(
+      failure(
+        429,
+        '您距离指定打卡地点 150 米，超出了 100 米的范围；请在 100 米以内上班打卡。您在 10 分钟内已有 10 次打卡被拒绝，因此本次未被记录；' +
+          '请等待 5 分钟后再在范围外尝试（在范围内可立即打卡）',
+      ),
+    )
+    expect(await kept()).toBe(10)
 
     const inside = await req(t.app, 'POST', '/api/v1/attendance/clock-in', { token, body: north(20) })
     expect([inside.status, inside.body.data.status]).toEqual([200, 0])
@@ -737,5 +781,37 @@ describe('refused clock attempts are bounded per employee', () => {
     const later = await req(t.app, 'POST', '/api/v1/attendance/clock-out', { token, body: north(150) })
     expect(later.body).toEqual(failure(400, 'You are 150 m from the allowed place, outside its 100 m radius; clock out from within 100 m'))
     expect(await kept()).toBe(11)
+    const laterZh = await req(t.app, 'POST', '/api/v1/attendance/clock-out', { token, body: north(1882), headers: { 'accept-language': 'zh' } })
+    expect(laterZh.body).toEqual(failure(400, '您距离指定打卡地点 1882 米，超出了 100 米的范围；请在 100 米以内下班打卡'))
+    expect(await kept()).toBe(12)
+  })
+})
+
+describe('close-day names a group by its name', () => {
+  test('a disabled group → 400 naming it, in English and in Chinese; a date before it existed → 400 naming it', async () => {
+    const created = await adminReq('POST', '/api/v1/admin/attendance/groups', { name: 'Closed shop', company_id: 1 })
+    const id = created.body.data.id
+    await adminReq('PUT', `/api/v1/admin/attendance/groups/${id}`, { status: 0 })
+    const body = { date: '2024-06-03', group_id: id }
+    expect((await adminReq('POST', '/api/v1/admin/attendance/close-day', body)).body).toEqual(
+      failure(400, 'Attendance group "Closed shop" is disabled; enable it to close its days', {
+        errors: [{ field: 'group_id', message: 'is disabled' }],
+      }),
+    )
+    const zh = await req(t.app, 'POST', '/api/v1/admin/attendance/close-day', { token: admin, body, headers: { 'accept-language': 'zh' } })
+    expect(zh.body).toEqual(
+      failure(400, '考勤组“Closed shop”已停用；请先启用，再进行考勤日结算', { errors: [{ field: 'group_id', message: '已停用' }] }),
+    )
+    await adminReq('PUT', `/api/v1/admin/attendance/groups/${id}`, { status: 1 })
+    const early = await req(t.app, 'POST', '/api/v1/admin/attendance/close-day', {
+      token: admin,
+      body: { date: '2024-01-02', group_id: id },
+      headers: { 'accept-language': 'zh' },
+    })
+    expect(early.body).toEqual(
+      failure(400, '考勤组“Closed shop”在 2024-01-02 还不存在：它创建于 2024-06-03', {
+        errors: [{ field: 'date', message: '早于考勤组的创建日期（2024-06-03）' }],
+      }),
+    )
   })
 })

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { asc, count } from 'drizzle-orm'
 import { auditLogs } from '../src/db/schema'
+import { drizzle } from 'drizzle-orm/libsql'
+import * as schema from '../src/db/schema'
+import { createAuditService } from '../src/modules/audit/service'
 import { PERMISSION_CATALOGUE } from '../src/modules/rbac/catalogue'
 import { ADMIN_PASSWORD, errorBody, invalidBody, login, NOW, okBody, req, startApp, type TestApp } from './helpers'
 
@@ -387,6 +390,16 @@ const STEPS: Step[] = [
     entry: { actorId: 1, action: 'calendar_day.delete', resource: 'calendar_day', resourceId: '2/2024-03-16' },
   },
   { method: 'DELETE', path: '/api/v1/admin/companies/2/calendar/2024-03-16', status: 404 },
+  // a preset (CONTRACT §24): its whole year in one change, one entry
+  {
+    method: 'POST',
+    path: '/api/v1/admin/companies/2/calendar/apply-preset',
+    body: { preset_id: 'cn-2025' },
+    status: 200,
+    entry: { actorId: 1, action: 'calendar.apply_preset', resource: 'company_calendar', resourceId: '2' },
+  },
+  { method: 'POST', path: '/api/v1/admin/companies/2/calendar/apply-preset', body: { preset_id: 'xx-2025' }, status: 404 },
+  { method: 'POST', path: '/api/v1/admin/companies/99/calendar/apply-preset', body: { preset_id: 'cn-2025' }, status: 404 },
   // leave (CONTRACT §9): Cid (in group 1, under rule 1) gets an account, a balance and requests
   {
     method: 'POST',
@@ -878,8 +891,10 @@ describe('what an entry holds', () => {
             actor_id: 1,
             actor_username: 'admin',
             action: 'company.update',
+            action_text: 'Changed a company',
             resource: 'company',
             resource_id: '1',
+            target_text: 'company #1 (deleted)',
             before: { ...company, timezone: null },
             after: { ...company, timezone: 'Asia/Shanghai' },
             ip: null,
@@ -986,5 +1001,76 @@ describe('over a real connection', () => {
     } finally {
       await server.stop()
     }
+  })
+})
+
+describe('action_text and target_text: the action and its target in words', () => {
+  const entriesIn = async (language?: string) =>
+    (
+      await req(t.app, 'GET', '/api/v1/admin/audit-logs?page_size=100', {
+        token: admin,
+        headers: language ? { 'accept-language': language } : {},
+      })
+    ).body.data.list as { id: number; action: string; action_text: string; resource_id: string | null; target_text: string }[]
+
+  test('every action the steps write has words in both languages', async () => {
+    const [en, zh] = [await entriesIn(), await entriesIn('zh')]
+    expect(en.filter((entry) => entry.action_text === entry.action).map((entry) => entry.action)).toEqual([])
+    expect(zh.filter((entry) => !/\p{Script=Han}/u.test(entry.action_text)).map((entry) => entry.action)).toEqual([])
+    const words = (list: typeof en, action: string) => list.find((entry) => entry.action === action)?.action_text
+    expect([words(en, 'auth.login'), words(zh, 'auth.login')]).toEqual(['Signed in', '登录'])
+    expect([words(en, 'role.permission.add'), words(zh, 'role.permission.add')]).toEqual(['Added a permission to a role', '为角色添加权限'])
+    expect([words(en, 'leave_request.approve'), words(zh, 'leave_request.approve')]).toEqual(['Approved a leave request', '批准请假申请'])
+  })
+
+  test('targets named as people know them, read now: a deleted one by its type and id', async () => {
+    const [en, zh] = [await entriesIn(), await entriesIn('zh')]
+    const target = (list: typeof en, action: string, resourceId?: string) =>
+      list.find((entry) => entry.action === action && (resourceId === undefined || entry.resource_id === resourceId))?.target_text
+    const both = (action: string, resourceId?: string) => [target(en, action, resourceId), target(zh, action, resourceId)]
+    // an account by its username; one deleted since
+    expect(both('auth.login', '1')).toEqual(['admin', 'admin'])
+    expect(both('user.create', '2')).toEqual(['account #2 (deleted)', '账号 #2（已删除）'])
+    // an employee by name and number, or by name alone without one; a deleted one
+    expect(both('employee.account')).toEqual(['Historian (H-1)', 'Historian（工号 H-1）'])
+    expect(both('employee.create', '2')).toEqual(['Cid', 'Cid'])
+    expect(both('employee.delete')).toEqual(['employee #1 (deleted)', '员工 #1（已删除）'])
+    // companies, groups, rules, leave types and permissions by their names
+    expect(both('company.create', '2')).toEqual(['Globex', 'Globex'])
+    expect(both('company.delete')).toEqual(['company #1 (deleted)', '公司 #1（已删除）'])
+    expect(both('attendance_group.create', '2')).toEqual(['History', 'History'])
+    expect(both('attendance_rule.create', '2')).toEqual(['History day', 'History day'])
+    expect(both('leave_type.update')).toEqual(['Annual leave', 'Annual leave'])
+    expect(both('permission.create')).toEqual(['reports:read', 'reports:read'])
+    expect(both('role.delete')).toEqual(['role #3 (deleted)', '角色 #3（已删除）'])
+    // what names a company, an employee or a leave type inside its id
+    expect(both('calendar.import')).toEqual(['the work calendar of Globex', 'Globex的工作日历'])
+    expect(both('calendar_day.delete')).toEqual(['2024-03-16 in the calendar of Globex', 'Globex日历中的 2024-03-16'])
+    expect(both('leave_balance.import')).toEqual(['Annual leave 2024 of Historian (H-1)', 'Historian（工号 H-1）的 2024 年Annual leave余额'])
+    expect(both('attendance.close_day')).toEqual(['attendance day 2024-03-14', '2024-03-14 考勤日'])
+    // anything else by its type and id; a batch by its type
+    expect(both('salary.update')).toEqual(['salary record #1', '工资记录 #1'])
+    expect(both('leave_request.approve')).toEqual(['leave request #3', '请假申请 #3'])
+    expect(both('salary.batch_status')).toEqual(['salary records', '多条工资记录'])
+    expect(both('file.batch_upload')).toEqual(['files', '多个文件'])
+    expect(both('file.delete')).toEqual([`file #${fileId} (deleted)`, `文件 #${fileId}（已删除）`])
+  })
+
+  test('names are read when the list is: a renamed company shows its new name', async () => {
+    const renamed = await req(t.app, 'PUT', '/api/v1/admin/companies/2', { token: admin, body: { name: 'Globex Ltd' } })
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+    const created = await req(t.app, 'GET', '/api/v1/admin/audit-logs?action=company.create&resource=company', { token: admin })
+    expect(created.body.data.list.map((entry: { target_text: string }) => entry.target_text)).toEqual(['Globex Ltd', 'company #1 (deleted)'])
+  })
+
+  test('one query per kind of target on a page, however many entries name it', async () => {
+    let queries = 0
+    const counted = drizzle(t.deps.database.client, { schema, logger: { logQuery: () => void queries++ } })
+    const page = await createAuditService({ db: counted }).list({ page: 1, page_size: 100 }, 'en')
+    const kinds = new Set(page.list.map((entry) => entry.resource))
+    expect(page.list.length).toBeGreaterThan(80)
+    // the page and its count, then one each for employees, accounts, companies, departments, groups, rules, leave types, roles, permissions and files
+    expect(kinds.size).toBeGreaterThan(10)
+    expect(queries).toBe(2 + 10)
   })
 })

@@ -52,6 +52,15 @@ describe('login', () => {
     expect(wrong.status).toBe(401)
     expect(wrong.body).toEqual(errorBody(401, 'Wrong username or password'))
     expect(unknown.body).toEqual(wrong.body)
+    // the same refusal in Chinese, for a wrong password and an unknown username alike
+    for (const username of ['admin', 'ghost']) {
+      const inChinese = await req(t.app, 'POST', '/api/v1/auth/login', {
+        headers: { 'accept-language': 'zh' },
+        body: { username, password: 'nope-nope' },
+      })
+      expect([inChinese.status, inChinese.headers.get('www-authenticate')]).toEqual([401, 'Bearer'])
+      expect(inChinese.body).toEqual(errorBody(401, '用户名或密码错误'))
+    }
     // a later success clears the admin's failures
     await loginAdmin(t.app)
     const left = await t.deps.database.db.select().from(loginFailures).where(eq(loginFailures.usernameKey, 'admin'))
@@ -78,6 +87,14 @@ describe('login', () => {
       ...errorBody(429, `Too many failed sign-ins for "${victim.username}" from your address; try again in 6 minute(s)`),
       timestamp: t.clock.now().toISOString(),
     })
+    const lockedInChinese = await req(t.app, 'POST', '/api/v1/auth/login', {
+      headers: { 'accept-language': 'zh-CN' },
+      body: { username: victim.username, password: victim.password },
+    })
+    expect(lockedInChinese.body).toEqual({
+      ...errorBody(429, `用户名“${victim.username}”在您的地址上登录失败次数过多；请 6 分钟后再试`),
+      timestamp: t.clock.now().toISOString(),
+    })
     // the oldest failure was 9 minutes ago, so the window frees in 6 minutes
     expect(locked.headers.get('retry-after')).toBe('360')
     // other usernames from the same address are not affected (the owner's other addresses: test/sign-in-throttle.test.ts)
@@ -102,6 +119,11 @@ describe('login', () => {
     expect(me.body).toEqual(errorBody(401, 'This account is disabled; ask an administrator to enable it'))
     const again = await req(t.app, 'POST', '/api/v1/auth/login', { body: { username: user.username, password: user.password } })
     expect(again.body).toEqual(errorBody(401, 'This account is disabled; ask an administrator to enable it'))
+    const inChinese = await req(t.app, 'POST', '/api/v1/auth/login', {
+      headers: { 'accept-language': 'zh' },
+      body: { username: user.username, password: user.password },
+    })
+    expect(inChinese.body).toEqual(errorBody(401, '此账号已被停用；请联系管理员启用'))
   })
 })
 
@@ -209,6 +231,8 @@ describe('refresh tokens', () => {
   test('an unknown or expired refresh token is a 401', async () => {
     const unknown = await req(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: 'made-up' } })
     expect(unknown.body).toEqual(errorBody(401, 'Unknown refresh token; sign in again'))
+    const unknownInChinese = await req(t.app, 'POST', '/api/v1/auth/refresh', { headers: { 'accept-language': 'zh' }, body: { refresh_token: 'made-up' } })
+    expect(unknownInChinese.body).toEqual(errorBody(401, '刷新令牌无效；请重新登录'))
 
     const user = await makeUser()
     const pair = await req(t.app, 'POST', '/api/v1/auth/login', { body: { username: user.username, password: user.password } })
@@ -294,6 +318,12 @@ describe('logout, me and password', () => {
     expect(wrongOld.body).toEqual(
       errorBody(400, 'The current password is not correct', { errors: [{ field: 'old_password', message: 'is not correct' }] }),
     )
+    const wrongOldInChinese = await req(t.app, 'PUT', '/api/v1/auth/password', {
+      token,
+      headers: { 'accept-language': 'zh' },
+      body: { old_password: 'not-it-at-all', new_password: 'brand-new-pass' },
+    })
+    expect(wrongOldInChinese.body).toEqual(errorBody(400, '当前密码不正确', { errors: [{ field: 'old_password', message: '不正确' }] }))
     const tooShort = await req(t.app, 'PUT', '/api/v1/auth/password', {
       token,
       body: { old_password: user.password, new_password: 'short' },

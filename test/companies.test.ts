@@ -50,15 +50,17 @@ describe('create', () => {
     const absent = await req(t.app, 'POST', BASE, { token: admin, body: { name: 'Globex' } })
     expect(absent.status).toBe(201)
     expect(absent.body).toEqual(okBody(GLOBEX, 'Company created'))
-    const none = await req(t.app, 'POST', BASE, { token: admin, body: { name: 'Initech', timezone: null } })
+    const none = await req(t.app, 'POST', BASE, { token: admin, body: { name: 'Initech', timezone: null }, headers: { 'accept-language': 'zh' } })
     expect(none.status).toBe(201)
-    expect(none.body).toEqual(okBody(company(3, 'Initech', null), 'Company created'))
+    expect(none.body).toEqual(okBody(company(3, 'Initech', null), '公司已创建'))
   })
 
   test('a name taken ignoring case → 409 and nothing added', async () => {
     const reply = await req(t.app, 'POST', BASE, { token: admin, body: { name: ' ACME ', timezone: 'UTC' } })
     expect(reply.status).toBe(409)
     expect(reply.body).toEqual(errorBody(409, 'A company named "ACME" already exists'))
+    const zh = await req(t.app, 'POST', BASE, { token: admin, body: { name: ' ACME ', timezone: 'UTC' }, headers: { 'accept-language': 'zh' } })
+    expect(zh.body).toEqual(errorBody(409, '名为“ACME”的公司已存在'))
     expect(await rows()).toHaveLength(3)
   })
 
@@ -140,6 +142,8 @@ describe('read and list', () => {
     const reply = await req(t.app, 'GET', `${BASE}/42`, { token: admin })
     expect(reply.status).toBe(404)
     expect(reply.body).toEqual(errorBody(404, 'Company 42 does not exist'))
+    const zh = await req(t.app, 'GET', `${BASE}/42`, { token: admin, headers: { 'accept-language': 'zh' } })
+    expect(zh.body).toEqual(errorBody(404, '公司 42 不存在'))
   })
 
   for (const id of ['abc', '0', '-1'])
@@ -277,6 +281,8 @@ describe('delete', () => {
     const reply = await req(t.app, 'DELETE', `${BASE}/1`, { token: admin })
     expect(reply.status).toBe(409)
     expect(reply.body).toEqual(errorBody(409, 'Company 1 still has employees or attendance groups; move or delete them first'))
+    const zh = await req(t.app, 'DELETE', `${BASE}/1`, { token: admin, headers: { 'accept-language': 'zh' } })
+    expect(zh.body).toEqual(errorBody(409, '公司 1 下仍有员工或考勤组；请先将其移走或删除'))
     expect(await rows()).toEqual(before)
     const [{ n }] = await t.deps.database.db.select({ n: count() }).from(employees).where(eq(employees.companyId, 1))
     expect(n).toBe(1)

@@ -46,6 +46,9 @@ const failure = (code: number, message: string, extra: Record<string, unknown> =
 const refused = (field: string, message: string) => failure(400, `${field} ${message}`, { errors: [{ field, message }] })
 const adminReq = (method: string, path: string, body?: unknown) => req(t.app, method, path, { token: admin, body })
 const as = (who: string, method: string, path: string, body?: unknown) => req(t.app, method, path, { token: who === 'admin' ? admin : tokens[who], body })
+/** The same request with Accept-Language: zh. */
+const inChinese = (who: string, method: string, path: string, body?: unknown) =>
+  req(t.app, method, path, { token: who === 'admin' ? admin : tokens[who], body, headers: { 'accept-language': 'zh' } })
 const person = (who: string) => ({ id: ids[who], name: who })
 const database = () => t.deps.database.db
 
@@ -765,6 +768,25 @@ describe('requesting: the rules of §11', () => {
     expect(await tableRows(t)).toEqual(rows)
   })
 
+  test('the same refusals in Chinese: whole messages and each field’s', async () => {
+    const post = (body: Json) => inChinese('ann', 'POST', '/api/v1/attendance/corrections', { reason: 'Forgot', ...body })
+    const refusedInChinese = (field: string, message: string) => failure(400, `${field}：${message}`, { errors: [{ field, message }] })
+    expect((await post({ work_date: '2024-03-16', clock_in_time: instant('2024-03-15T09:00') })).body).toEqual(
+      refusedInChinese('work_date', `必须在 ${EARLIEST} 到今天（${TODAY}，Asia/Shanghai）之间`),
+    )
+    expect((await post({ work_date: '2024-03-13' })).body).toEqual(refusedInChinese('clock_in_time', '与 clock_out_time 至少须填写一个；请给出要更正的时间'))
+    expect((await post({ work_date: '2024-03-13', clock_in_time: instant('2024-03-13T09:00'), clock_out_time: instant('2024-03-13T08:00') })).body).toEqual(
+      refusedInChinese('clock_out_time', `必须晚于上班打卡时间（${local('2024-03-13T09:00:00')}）`),
+    )
+    expect((await post({ work_date: '2024-03-13', clock_in_time: instant('2024-03-12T23:30') })).body).toEqual(
+      refusedInChinese('clock_in_time', `必须在 Asia/Shanghai 时区的 2024-03-13 当天；${local('2024-03-12T23:30:00')} 在该时区是 2024-03-12`),
+    )
+    expect((await post({ work_date: '2024-03-12', clock_in_time: instant('2024-03-12T08:55') })).body).toEqual(
+      failure(400, '2024-03-12 的记录已是这些时间：没有需要更正的内容', { errors: [{ field: 'clock_in_time', message: '与 clock_out_time 已与记录一致' }] }),
+    )
+    expect((await post({ work_date: '2024-03-13', clock_in_time: instant('2024-03-13T09:00'), reason: '  ' })).body).toEqual(refusedInChinese('reason', '不能为空'))
+  })
+
   test('malformed bodies → 400 naming the field, nothing stored', async () => {
     const rows = await tableRows(t)
     const post = (body: unknown) => as('ann', 'POST', '/api/v1/attendance/corrections', body)
@@ -793,6 +815,8 @@ describe('requesting: the rules of §11', () => {
     const rows = await tableRows(t)
     const second = await as('ann', 'POST', '/api/v1/attendance/corrections', { work_date: '2024-03-13', clock_in_time: instant('2024-03-13T08:00'), reason: 'Again' })
     expect(second.body).toEqual(failure(409, 'A correction of 2024-03-13 is already pending; cancel it or wait for the decision'))
+    const secondInChinese = await inChinese('ann', 'POST', '/api/v1/attendance/corrections', { work_date: '2024-03-13', clock_in_time: instant('2024-03-13T08:00'), reason: 'Again' })
+    expect(secondInChinese.body).toEqual(failure(409, '2024-03-13 已有一条待审批的考勤更正；请先取消，或等待审批结果'))
     expect(await tableRows(t)).toEqual(rows)
     // another date, or another employee's same date, is free
     const other = await ask('ben', '2024-03-13', { clock_in_time: instant('2024-03-13T09:00') })
@@ -828,6 +852,7 @@ describe('requesting: the rules of §11', () => {
     const message = 'Your account is not linked to an employee, so it has no attendance; ask an administrator to link it'
     expect((await as('hr', 'POST', '/api/v1/attendance/corrections', body)).body).toEqual(failure(403, message))
     expect((await as('hr', 'GET', '/api/v1/attendance/corrections')).body).toEqual(failure(403, message))
+    expect((await inChinese('hr', 'GET', '/api/v1/attendance/corrections')).body).toEqual(failure(403, '您的账号未关联员工，因此没有考勤记录；请联系管理员关联'))
     expect(await tableRows(t)).toEqual(rows)
     expect((await req(t.app, 'POST', '/api/v1/attendance/corrections', { body })).status).toBe(401)
   })
@@ -852,6 +877,9 @@ describe('the administrator’s direct correction (PUT /admin/attendance/records
     expect((await put(own.id, { clock_in_time: instant('2024-03-08T09:00'), reason: 'Mine' })).body).toEqual(
       failure(403, `Attendance record ${own.id} is your own: request a correction for your manager to decide`),
     )
+    expect((await inChinese('admin', 'PUT', `/api/v1/admin/attendance/records/${own.id}`, { clock_in_time: instant('2024-03-08T09:00'), reason: 'Mine' })).body).toEqual(
+      failure(403, `第 ${own.id} 号考勤记录是您自己的：请提交考勤更正申请，由您的上级审批`),
+    )
     expect((await put(record.id, { clock_out_time: instant('2024-03-12T08:00'), reason: 'Gate log' })).body).toEqual(
       refused('clock_out_time', `must be after the clock-in (${local('2024-03-12T09:00:00')})`),
     )
@@ -870,7 +898,7 @@ describe('the administrator’s direct correction (PUT /admin/attendance/records
     const raw = await rawRecord(record.id)
     const pending = await ask('ben', '2024-03-12', { clock_out_time: instant('2024-03-12T18:20') })
     const reply = await adminReq('PUT', `/api/v1/admin/attendance/records/${record.id}`, { clock_out_time: instant('2024-03-12T19:00'), reason: 'Gate log' })
-    expect(reply.body).toEqual(failure(409, `A correction (${pending.id}) of 2024-03-12 is already pending; cancel it or wait for the decision`))
+    expect(reply.body).toEqual(failure(409, 'A correction of 2024-03-12 is already pending; cancel it or wait for the decision'))
     expect(await rawRecord(record.id)).toEqual(raw)
     expect((await as('ben', 'POST', `/api/v1/attendance/corrections/${pending.id}/cancel`)).status).toBe(200)
     tick()

@@ -79,6 +79,22 @@ describe.skipIf(!mounted)('a full disk under the database', () => {
         timestamp: NOW,
       })
     }
+    // the same refusal in Chinese
+    let inChinese = null
+    for (let i = 0; i < 2000 && !inChinese; i++) {
+      const reply = await req(app, 'POST', '/api/v1/admin/departments', {
+        token: admin,
+        headers: { 'accept-language': 'zh' },
+        body: { name: `部门 ${i} ${'x'.repeat(80)}` },
+      })
+      if (reply.status !== 201) inChinese = reply
+    }
+    expect(inChinese?.body).toEqual({
+      code: 503,
+      message: '服务器磁盘已满，此次修改未保存；请稍后再试。已通知运维人员：需要清理数据库所在磁盘的空间',
+      data: null,
+      timestamp: NOW,
+    })
     const faults = lines.filter((line) => String(line.message).startsWith('database disk fault'))
     expect(faults).toHaveLength(1)
     expect(faults[0]).toMatchObject({ level: 'error', message: 'database disk fault: full', free_bytes: { [mountpoint]: expect.any(Number) } })

@@ -121,7 +121,8 @@ describe('POST /api/v1/admin/employees/{id}/account', () => {
     const record = await ok('POST', '/api/v1/admin/employees', { name: 'Wang Fang', username: 'wang.fang', password: 'wang-password-1' })
     const spare = await makeUser(t.app, admin, 'spare-account')
     const before = await tableRows(t)
-    const message = `Employee ${record.id} (Wang Fang) already has an account, user ${record.user_id}; to give them another, unlink it first (PUT /api/v1/admin/employees/${record.id} with user_id null)`
+    // the account by its username, as people know it, not its id
+    const message = `Employee ${record.id} (Wang Fang) already has the account "wang.fang"; to give them another, unlink it first (PUT /api/v1/admin/employees/${record.id} with user_id null)`
     expect((await account(record.id, { username: 'wang.two', password: 'wang-password-2' })).body).toEqual(errorBody(409, message))
     expect((await account(record.id, { user_id: spare.id })).body).toEqual(errorBody(409, message))
     expect(await tableRows(t)).toEqual(before)
@@ -206,7 +207,7 @@ describe('the rule for people on the account route', () => {
     const catalogue = ((await ok('GET', '/api/v1/admin/permissions?page_size=100')).list as { name: string }[]).map((p) => p.name).sort()
     const beforeAdmin = await tableRows(t)
     expect((await account(record.id, { user_id: admin2.id }, half.token)).body).toEqual(
-      errorBody(403, INVOLVES(`link user ${admin2.id} to an employee record`, catalogue.filter((name) => !['employees:update', ...EMPLOYEE_ROLE_PERMISSIONS].includes(name)))),
+      errorBody(403, INVOLVES('link user "admin-two" to an employee record', catalogue.filter((name) => !['employees:update', ...EMPLOYEE_ROLE_PERMISSIONS].includes(name)))),
     )
     expect(await tableRows(t)).toEqual(beforeAdmin)
   })
@@ -222,7 +223,7 @@ describe('the rule for people on the account route', () => {
     expect((await req(t.app, 'PUT', `/api/v1/admin/employees/${report.id}`, { token: hr.token, body: { manager_id: record.id } })).body).toEqual(
       errorBody(
         403,
-        `You cannot make employee ${record.id} a manager: their account "puppet.manager" was created by you in the last 30 days, and choosing who decides requests through an account of your own making needs approvals:manage`,
+        'You cannot make employee Puppet Manager a manager: their account "puppet.manager" was created by you in the last 30 days, and choosing who decides requests through an account of your own making needs approvals:manage',
       ),
     )
   })

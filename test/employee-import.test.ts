@@ -55,13 +55,16 @@ interface ImportOptions {
   dryRun?: string | null
   token?: string
   field?: string
+  /** sent as Accept-Language */
+  language?: string
 }
 
-function importRequest(file: string | Uint8Array, { dryRun = 'false', token = admin, field = 'file' }: ImportOptions = {}): Request {
+function importRequest(file: string | Uint8Array, { dryRun = 'false', token = admin, field = 'file', language }: ImportOptions = {}): Request {
   const form = new FormData()
   form.append(field, new File([file], 'employees.csv', { type: 'text/csv' }))
   const query = dryRun === null ? '' : `?dry_run=${dryRun}`
-  return new Request(`http://localhost${PATH}${query}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } })
+  const headers = { authorization: `Bearer ${token}`, ...(language ? { 'accept-language': language } : {}) }
+  return new Request(`http://localhost${PATH}${query}`, { method: 'POST', body: form, headers })
 }
 
 const importFile = async (file: string | Uint8Array, options: ImportOptions = {}): Promise<Reply> =>
@@ -170,6 +173,7 @@ describe('a good file', () => {
     const file = csv('name,employee_no,department,username,password', 'Dana Wu,E-003,Sales,dana,dana-password-1', 'Eli Ho,E-004,,,')
     const reply = await importFile(file, { dryRun: 'true' })
     expect(reply.body).toEqual(okBody({ created: 2, errors: [] }, 'The file is fine: 2 employees would be created'))
+    expect((await importFile(file, { dryRun: 'true', language: 'zh' })).body).toEqual(okBody({ created: 2, errors: [] }, '文件检查通过：将创建 2 名员工'))
     expect(await tableRows(t)).toEqual(before)
 
     // and refuses what the import would refuse
@@ -243,6 +247,20 @@ describe('a file with problems: every one at once, nothing written', () => {
         { row: 7, field: 'username', message: 'The username "ann.lee" is already taken (usernames are unique ignoring case)' },
       ]),
     )
+    // the same file in Chinese: the message and every row's problem
+    expect((await importFile(file, { language: 'zh' })).body).toEqual(
+      errorBody(400, '文件中的 5 行共有 7 处问题，未导入任何数据。第 2 行，employee_no：工号“E-100”已被使用', {
+        errors: [
+          { row: 2, field: 'employee_no', message: '工号“E-100”已被使用' },
+          { row: 3, field: 'username', message: '用户名“TAKEN.USER”已被使用（用户名不区分大小写）' },
+          { row: 4, field: 'employee_no', message: '“E-020”与第 3 行重复' },
+          { row: 6, field: 'employee_no', message: '“E-021”与第 5 行重复' },
+          { row: 6, field: 'username', message: '“Dup.User”与第 5 行重复（用户名不区分大小写，不能重复）' },
+          { row: 7, field: 'employee_no', message: '工号“E-001”已被使用' },
+          { row: 7, field: 'username', message: '用户名“ann.lee”已被使用（用户名不区分大小写）' },
+        ],
+      }),
+    )
     expect(await tableRows(t)).toEqual(before)
   })
 
@@ -253,6 +271,14 @@ describe('a file with problems: every one at once, nothing written', () => {
         { row: 2, field: 'file', message: 'has 2 cells but the header has 3: add the missing commas' },
         { row: 3, field: 'file', message: 'has 5 cells but the header has 3: quote a cell that holds a comma ("Sales, North")' },
       ]),
+    )
+    expect((await importFile(file, { language: 'zh' })).body).toEqual(
+      errorBody(400, '文件中的 2 行共有 2 处问题，未导入任何数据。第 2 行，file：有 2 个单元格，但表头有 3 个：请补上缺少的逗号', {
+        errors: [
+          { row: 2, field: 'file', message: '有 2 个单元格，但表头有 3 个：请补上缺少的逗号' },
+          { row: 3, field: 'file', message: '有 5 个单元格，但表头有 3 个：含逗号的单元格请加引号（"Sales, North"）' },
+        ],
+      }),
     )
   })
 
@@ -276,6 +302,21 @@ describe('a file with problems: every one at once, nothing written', () => {
         { row: 1, field: 'file', message: 'column E has no name in the header, but row 2 has a value in it; name the column or delete it' },
       ]),
     )
+    expect((await importFile(csv('Name,Dept,user_id,NAME,,email', 'A,b,3,c,d,'), { language: 'zh' })).body.errors).toEqual([
+      {
+        row: 1,
+        field: 'Dept',
+        message:
+          'B 列不是可导入的列；可导入的列为 name, employee_no, phone, email, department, company_id, position, hire_date, status, manager_id, manager_employee_no, username, password',
+      },
+      {
+        row: 1,
+        field: 'user_id',
+        message: 'C 列不导入：导入只会创建新账号（username 和 password）；关联现有账号请用 POST /api/v1/admin/employees/{id}/account',
+      },
+      { row: 1, field: 'name', message: '同时是 A 列和 D 列的列名；请只保留一列' },
+      { row: 1, field: 'file', message: 'E 列在表头中没有列名，但第 2 行在该列有值；请填写列名或删除该列' },
+    ])
     const noName = await importFile(csv('employee_no,department_id', 'E-1,1'))
     expect(noName.body).toEqual(
       refused([
@@ -287,6 +328,16 @@ describe('a file with problems: every one at once, nothing written', () => {
     expect(semicolons.body).toEqual(
       errorBody(400, 'The file separates its cells with semicolons; save it as "CSV UTF-8 (comma delimited)", with commas', {
         errors: [{ row: 1, field: 'file', message: 'separates cells with semicolons, not commas' }],
+      }),
+    )
+    expect((await importFile(csv('name;employee_no', 'Ann;E-1'), { language: 'zh' })).body).toEqual(
+      errorBody(400, '文件用分号分隔单元格；请另存为“CSV UTF-8（逗号分隔）”，用逗号分隔', {
+        errors: [{ row: 1, field: 'file', message: '用分号分隔单元格，而不是逗号' }],
+      }),
+    )
+    expect((await importFile('\uFEFFname,employee_no\r\n', { language: 'zh' })).body).toEqual(
+      errorBody(400, '文件只有表头，没有员工；请在表头下方为每位员工添加一行', {
+        errors: [{ row: 1, field: 'file', message: '文件只有表头，没有员工；请在表头下方为每位员工添加一行' }],
       }),
     )
   })

@@ -199,6 +199,8 @@ describe('create', () => {
     const reply = await req(t.app, 'POST', BASE, { token: admin, body: { name: 'Ben Two', employee_no: 'E-002' } })
     expect(reply.status).toBe(409)
     expect(reply.body).toEqual(errorBody(409, 'Employee number "E-002" is already in use'))
+    const zh = await req(t.app, 'POST', BASE, { token: admin, headers: { 'accept-language': 'zh' }, body: { name: 'Ben Two', employee_no: 'E-002' } })
+    expect(zh.body).toEqual(errorBody(409, '工号“E-002”已被使用'))
     expect(await counts()).toEqual({ employees: 4, users: 3 })
   })
 
@@ -214,6 +216,20 @@ describe('create', () => {
           { field: 'department_id', message: 'department 99 does not exist' },
           { field: 'company_id', message: 'company 98 does not exist' },
           { field: 'user_id', message: 'user 97 does not exist' },
+        ],
+      }),
+    )
+    const inChinese = await req(t.app, 'POST', BASE, {
+      token: admin,
+      headers: { 'accept-language': 'zh' },
+      body: { name: 'Ghost', department_id: 99, company_id: 98, user_id: 97 },
+    })
+    expect(inChinese.body).toEqual(
+      errorBody(400, 'department_id 字段：部门 99 不存在；company_id 字段：公司 98 不存在；user_id 字段：账号 97 不存在', {
+        errors: [
+          { field: 'department_id', message: '部门 99 不存在' },
+          { field: 'company_id', message: '公司 98 不存在' },
+          { field: 'user_id', message: '账号 97 不存在' },
         ],
       }),
     )
@@ -330,6 +346,7 @@ describe('read and list', () => {
     const unknown = await req(t.app, 'GET', `${BASE}/77`, { token: admin })
     expect(unknown.status).toBe(404)
     expect(unknown.body).toEqual(errorBody(404, 'Employee 77 does not exist'))
+    expect((await req(t.app, 'GET', `${BASE}/77`, { token: admin, headers: { 'accept-language': 'zh' } })).body).toEqual(errorBody(404, '员工 77 不存在'))
     for (const id of ['abc', '0']) {
       const bad = await req(t.app, 'GET', `${BASE}/${id}`, { token: admin })
       expect(bad.status).toBe(400)

@@ -66,6 +66,11 @@ describe('a healthy service', () => {
     const reply = await req(t.app, 'GET', '/health', { token: adminToken })
     expect(reply.body).toEqual(okBody(healthyData({ warnings: [] }), 'healthy'))
   })
+
+  test('in Chinese with Accept-Language: zh', async () => {
+    const reply = await req(t.app, 'GET', '/health', { headers: { 'accept-language': 'zh-CN' } })
+    expect(reply.body).toEqual(okBody(healthyData(), '正常'))
+  })
 })
 
 describe('free space', () => {
@@ -84,6 +89,9 @@ describe('free space', () => {
       const token = await loginAdmin(low.app)
       const admin = await req(low.app, 'GET', '/health', { token })
       expect(admin.body.data.warnings).toEqual([expect.stringMatching(new RegExp(`^/.* has \\d+ bytes free, under HEALTH_MIN_FREE_MB \\(${min * MiB} bytes\\)$`))])
+      const zh = await req(low.app, 'GET', '/health', { token, headers: { 'accept-language': 'zh' } })
+      expect(zh.body.message).toBe(`磁盘剩余空间为 ${Math.floor(free / MiB)} MiB，低于 HEALTH_MIN_FREE_MB 设定的 ${min} MiB；请在写入失败之前释放空间`)
+      expect(zh.body.data.warnings).toEqual([expect.stringMatching(new RegExp(`^/.* 剩余 \\d+ 字节，低于 HEALTH_MIN_FREE_MB（${min * MiB} 字节）$`))])
     } finally {
       low.close()
     }
@@ -128,6 +136,10 @@ describe('a database that takes reads but not writes', () => {
       expect(reply.body).toEqual(degraded({ checks: healthyChecks({ database_write: 'down' }) }, 'Database writes fail; changes answer 503'))
       const admin = await req(full, 'GET', '/health', { token: adminToken })
       expect(admin.body.data.warnings).toEqual(['The database write probe failed: SQLITE_FULL: database or disk is full'])
+      const zh = await req(full, 'GET', '/health', { token: adminToken, headers: { 'accept-language': 'zh' } })
+      expect(zh.body).toEqual(
+        degraded({ checks: healthyChecks({ database_write: 'down' }), warnings: ['数据库写入探测失败：SQLITE_FULL: database or disk is full'] }, '数据库写入失败；修改操作将返回 503'),
+      )
       // the next probes fail the same way: one log line for the episode, one when it ends
       t.clock.advance(5000)
       expect((await req(full, 'GET', '/health')).status).toBe(503)
@@ -156,6 +168,19 @@ describe('a database that takes reads but not writes', () => {
     )
     expect(reply.body.data.checks.database_write_ms).toBeGreaterThanOrEqual(290)
     expect(took).toBeLessThan(1500)
+    // two problems at once, one after the other, in either language
+    const slow = writeProbe({ database: { ...t.deps.database, write: () => new Promise<never>(() => {}) }, clock: t.clock, intervalMs: 5000, timeoutMs: 100 })
+    const both = createApp({ ...t.deps, probes: { ...t.deps.probes, databaseWrite: slow, storage: async () => false } })
+    const en = await req(both, 'GET', '/health', { token: adminToken })
+    expect(en.body.message).toBe(
+      'Database writes do not finish in time; changes may answer 503. The file store does not answer; file endpoints answer 503',
+    )
+    expect(en.body.data.warnings).toEqual([
+      'The database write probe failed: a write did not finish within 100 ms (a held write lock, or a database that hangs on writes)',
+    ])
+    const zh = await req(both, 'GET', '/health', { token: adminToken, headers: { 'accept-language': 'zh' } })
+    expect(zh.body.message).toBe('数据库写入未能及时完成；修改操作可能返回 503。此外，文件存储没有响应；文件接口将返回 503')
+    expect(zh.body.data.warnings).toEqual(['数据库写入探测失败：一次写入未在 100 毫秒内完成（写锁被占用，或数据库写入时卡住）'])
   })
 
   test(`a write lock held by another connection (${onSqld ? 'libSQL server' : 'embedded file'}): degraded within the deadline, the probe at most once per interval, ok again once released`, async () => {

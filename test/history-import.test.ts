@@ -116,12 +116,17 @@ const tokens: Record<string, string> = {}
 const ok = (data: unknown, message: string) => ({ code: 200, message, data, timestamp: NOW })
 const refused = (code: number, message: string, extra: Record<string, unknown> = {}) => ({ code, message, data: null, timestamp: NOW, ...extra })
 
-async function upload(path: string, file: string, token = admin): Promise<Reply> {
+async function upload(path: string, file: string, token = admin, headers: Record<string, string> = {}): Promise<Reply> {
   const form = new FormData()
   form.append('file', new File([file], 'history.csv', { type: 'text/csv' }))
-  return replyOf(await t.app.handle(new Request(`http://localhost${path}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } })))
+  return replyOf(
+    await t.app.handle(new Request(`http://localhost${path}`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}`, ...headers } })),
+  )
 }
 const history = (file: string, query = 'dry_run=false', token = admin) => upload(`/api/v1/admin/attendance/records/import?${query}`, file, token)
+/** The same, asking for Chinese. */
+const historyZh = (file: string, query = 'dry_run=false') =>
+  upload(`/api/v1/admin/attendance/records/import?${query}`, file, admin, { 'accept-language': 'zh' })
 const balances = (file: string, query = 'dry_run=false', token = admin) => upload(`/api/v1/admin/leave/balances/import?${query}`, file, token)
 const adminReq = (method: string, path: string, body?: unknown) => req(t.app, method, path, { token: admin, body })
 
@@ -185,6 +190,8 @@ describe('a month of 20 employees', () => {
       ),
     })
     expect(ROWS).toBe(408)
+    const zh = await historyZh(HISTORY, 'dry_run=true')
+    expect(zh.body.message).toBe(`文件没有问题；导入后的结果将是：新建 ${ROWS} 条记录，替换 0 条，保留 0 条不变`)
     expect(await tableRows(t)).toEqual(before)
   })
 
@@ -284,7 +291,7 @@ describe('a file with problems', () => {
         message: 'is required: a record is imported with its clock-in (a past work day without a record counts as absent by itself)',
       },
       { row: 13, field: 'clock_out', message: `must be at most 24 hours after the clock-in (${local('2024-10-02T09:00:00')})` },
-      { row: 14, field: 'work_date', message: 'employee P05 (Person P05) has a pending correction (1) of 2024-10-07: decide it first' },
+      { row: 14, field: 'work_date', message: 'employee P05 (Person P05) has a pending correction of 2024-10-07: decide it first' },
       { row: 15, field: 'clock_out', message: 'must not be in the future' },
       { row: 16, field: 'file', message: 'has 2 cells but the header has 5: add the missing commas' },
     ]
@@ -292,6 +299,21 @@ describe('a file with problems', () => {
       status: 400,
       body: refused(400, `The file has 14 problems in 14 rows; nothing was imported. Row 2, employee_no: ${errors[0].message}`, { errors }),
     })
+    // the same problems in Chinese (those the import itself finds)
+    const zh = await historyZh(file)
+    const mine = [2, 3, 4, 5, 8, 9, 10, 11, 12, 14]
+    expect((zh.body.errors as { row: number; field: string; message: string }[]).filter(({ row }) => mine.includes(row))).toEqual([
+      { row: 2, field: 'employee_no', message: '没有工号为“P99”的员工' },
+      { row: 3, field: 'work_date', message: '“2024-09-31”不是 YYYY-MM-DD 格式的有效日期' },
+      { row: 4, field: 'work_date', message: '2024-10-09 是将来的日期（Asia/Shanghai 的今天是 2024-10-08）' },
+      { row: 5, field: 'clock_in', message: '“25:00”不是有效的时刻（00:00 到 23:59）' },
+      { row: 8, field: 'work_date', message: '员工 P04（Person P04）的 2024-10-02 也出现在第 7 行' },
+      { row: 9, field: 'employee_no', message: '员工 N01（Loner）不在任何考勤组中，2024-10-02 没有可依据的考勤规则；请先将其加入考勤组' },
+      { row: 10, field: 'work_date', message: '2024-09-10 早于员工 N02（Newbie）的入职日期 2024-09-16：此前的日期都不计入考勤。如需导入，请先调整该日期' },
+      { row: 11, field: 'note', message: '不能超过 500 个字符（现有 501 个）' },
+      { row: 12, field: 'clock_in', message: '为必填项：导入的记录必须带有上班打卡时间（过去没有记录的工作日本来就算作缺勤）' },
+      { row: 14, field: 'work_date', message: '员工 P05（Person P05）有一条 2024-10-07 的补卡申请尚待审批：请先处理' },
+    ])
     expect(await tableRows(t)).toEqual(before)
   })
 
@@ -389,11 +411,19 @@ describe('opening leave balances', () => {
   const FILE = csv('employee_no,leave_type,year,days', 'P01,Annual leave,2024,5', 'P02,annual leave,2024,-2', 'P03, ANNUAL LEAVE ,2025,2.5')
   const balanceOf = async (no: string, year: number) =>
     (await adminReq('GET', `/api/v1/admin/leave/balances?employee_id=${ids[no]}&year=${year}`)).body.data.balances[0]
+  /** The import of `file` asked for in Chinese. */
+  const inChinese = async (file: string, query = 'dry_run=false') => {
+    const form = new FormData()
+    form.append('file', new File([file], 'balances.csv', { type: 'text/csv' }))
+    const headers = { authorization: `Bearer ${admin}`, 'accept-language': 'zh' }
+    return replyOf(await t.app.handle(new Request(`http://localhost/api/v1/admin/leave/balances/import?${query}`, { method: 'POST', body: form, headers })))
+  }
 
   test('a dry run counts and writes nothing', async () => {
     const before = await tableRows(t)
     const reply = await balances(FILE, 'dry_run=true')
     expect(reply.body).toEqual(ok({ created: 3, errors: [] }, 'The file is fine: 3 opening balances would be written'))
+    expect((await inChinese(FILE, 'dry_run=true')).body).toEqual(ok({ created: 3, errors: [] }, '文件检查通过：将写入 3 项期初余额'))
     expect(await tableRows(t)).toEqual(before)
   })
 
@@ -434,19 +464,18 @@ describe('opening leave balances', () => {
 
   test('a balance takes one opening balance; every problem at once, nothing written', async () => {
     const before = await tableRows(t)
-    const reply = await balances(
-      csv(
-        'employee_no,leave_type,year,days',
-        'P01,Annual leave,2024,1',
-        'P04,Sick leave,2024,1',
-        'P99,Annual leave,2024,1',
-        'P04,Annual leave,24,0.3',
-        'P05,Annual leave,2024,0',
-        'P06,Annual leave,2024,-11',
-        'P07,Annual leave,2024,1',
-        'P07,Annual leave,2024,2',
-      ),
+    const file = csv(
+      'employee_no,leave_type,year,days',
+      'P01,Annual leave,2024,1',
+      'P04,Sick leave,2024,1',
+      'P99,Annual leave,2024,1',
+      'P04,Annual leave,24,0.3',
+      'P05,Annual leave,2024,0',
+      'P06,Annual leave,2024,-11',
+      'P07,Annual leave,2024,1',
+      'P07,Annual leave,2024,2',
     )
+    const reply = await balances(file)
     const errors = [
       {
         row: 2,
@@ -465,6 +494,18 @@ describe('opening leave balances', () => {
       status: 400,
       body: refused(400, `The file has 8 problems in 7 rows; nothing was imported. Row 2, leave_type: ${errors[0].message}`, { errors }),
     })
+    // the same refusal in Chinese, every row's problem too
+    const zh = [
+      { row: 2, field: 'leave_type', message: '员工 P01（Person P01）在 2024 年的“Annual leave”余额已有期初余额；如需修改，请用 POST /api/v1/admin/leave/balances/adjust' },
+      { row: 3, field: 'leave_type', message: '没有名为“Sick leave”的假期类型（名称不区分大小写）；现有的假期类型为 Annual leave' },
+      { row: 4, field: 'employee_no', message: '没有工号为“P99”的员工' },
+      { row: 5, field: 'year', message: '“24”不是年份（四位数字，例如 2024）' },
+      { row: 5, field: 'days', message: '“0.3”不是整天或半天的天数（例如 5、2.5 或 -1）' },
+      { row: 6, field: 'days', message: '不能为 0' },
+      { row: 7, field: 'days', message: '从员工 P06（Person P06）在 2024 年的“Annual leave”余额中扣减 11 天后将剩 -1 天：目前只剩 10 天' },
+      { row: 9, field: 'leave_type', message: '员工 P07（Person P07）在 2024 年的“Annual leave”余额与第 8 行重复：每项余额只能有一个期初余额' },
+    ]
+    expect((await inChinese(file)).body).toEqual(refused(400, `文件中的 7 行共有 8 处问题，未导入任何数据。第 2 行，leave_type：${zh[0].message}`, { errors: zh }))
     expect(await tableRows(t)).toEqual(before)
   })
 })

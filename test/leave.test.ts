@@ -273,11 +273,28 @@ describe('requests', () => {
     expect((await ask({ start_date: '2024-02-30', end_date: '2024-03-01' })).body).toEqual(
       fieldError('start_date "2024-02-30" is not a real date', 'start_date', '"2024-02-30" is not a real date'),
     )
+    // the other leave as the employee knows it (its type, dates and status), never by its id
     expect((await ask({ start_date: '2024-03-22', end_date: '2024-03-25' })).body).toEqual(
-      failure(409, 'Your pending leave request 1 (2024-03-18 to 2024-03-24) already covers a day of 2024-03-22 to 2024-03-25'),
+      failure(409, 'Your request from 2024-03-22 to 2024-03-25 overlaps your Annual leave from 2024-03-18 to 2024-03-24, which is pending'),
     )
     expect((await ask({ start_date: '2024-03-26', end_date: '2024-03-26', half_day: 'pm' })).body).toEqual(
-      failure(409, 'Your pending leave request 3 (2024-03-26 to 2024-03-26, pm) already covers a day of 2024-03-26 to 2024-03-26'),
+      failure(409, 'Your request on 2024-03-26 (pm) overlaps your Annual leave on 2024-03-26 (pm), which is pending'),
+    )
+    const inChinese = await req(t.app, 'POST', '/api/v1/leave/requests', {
+      token: tokens.ann,
+      headers: { 'accept-language': 'zh' },
+      body: { type_id: 1, start_date: '2024-03-22', end_date: '2024-03-25' },
+    })
+    expect(inChinese.body).toEqual(failure(409, '您申请的 2024-03-22 至 2024-03-25 与您待审批的“Annual leave”（2024-03-18 至 2024-03-24）时间重叠'))
+    const tooMany = await req(t.app, 'POST', '/api/v1/leave/requests', {
+      token: tokens.ann,
+      headers: { 'accept-language': 'zh-CN,zh;q=0.9' },
+      body: { type_id: 1, start_date: '2024-04-01', end_date: '2024-04-30' },
+    })
+    expect(tooMany.body).toEqual(
+      failure(400, '您申请了 2024 年的“Annual leave”22 天，但只剩 4.5 天（额度 12.5 天，已休 0 天，待审批 8 天）', {
+        errors: [{ field: 'end_date', message: '申请 22 天，剩余 4.5 天' }],
+      }),
     )
     expect((await ask({ start_date: '2024-03-26', end_date: '2024-03-26' })).status).toBe(409)
     expect(await database().select().from(leaveRequests)).toEqual(before)
@@ -315,6 +332,13 @@ describe('requests', () => {
       failure(409, 'Leave request 3 is cancelled; only a pending or approved request can be cancelled'),
     )
     expect((await as('ben', 'POST', '/api/v1/leave/requests/1/cancel')).body).toEqual(failure(404, 'Leave request 1 does not exist'))
+    const zh = { 'accept-language': 'zh' }
+    expect((await req(t.app, 'POST', '/api/v1/leave/requests/3/cancel', { token: tokens.ann, headers: zh })).body).toEqual(
+      failure(409, '请假申请 3 的状态为“已撤销”；只有待审批或已批准的申请可以撤销'),
+    )
+    expect((await req(t.app, 'POST', '/api/v1/leave/requests/1/cancel', { token: tokens.ben, headers: zh })).body).toEqual(
+      failure(404, '请假申请 1 不存在'),
+    )
     expect((await as('ann', 'GET', '/api/v1/leave/balances')).body.data.balances[0]).toEqual(annual(12.5, 0, 7.5))
   })
 })

@@ -136,6 +136,7 @@ export const EXAMPLE_STEPS: ExampleStep[] = [
   { operation: 'PUT /api/v1/admin/companies/{id}', path: '/api/v1/admin/companies/1' },
   { operation: 'PUT /api/v1/admin/companies/{id}/calendar/{date}', path: '/api/v1/admin/companies/1/calendar/2024-10-01' },
   { operation: 'POST /api/v1/admin/companies/{id}/calendar/import', path: '/api/v1/admin/companies/1/calendar/import' },
+  { operation: 'POST /api/v1/admin/companies/{id}/calendar/apply-preset', path: '/api/v1/admin/companies/1/calendar/apply-preset' },
   { operation: 'POST /api/v1/admin/departments' },
   { operation: 'PUT /api/v1/admin/departments/{id}', path: '/api/v1/admin/departments/1' },
   { operation: 'POST /api/v1/admin/users' },

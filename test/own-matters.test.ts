@@ -49,8 +49,8 @@ async function person(name: string, roles: string[] = [], extra: Record<string, 
 }
 const OWN = (label: string, why: string) => `${label} is your own: ${why}`
 const DECIDE = 'nobody decides their own request'
-const fresh = (id: number, username: string) =>
-  `You cannot make employee ${id} a manager: their account "${username}" was created by you in the last 30 days, and choosing who decides requests through an account of your own making needs approvals:manage`
+const fresh = (name: string, username: string) =>
+  `You cannot make employee ${name} a manager: their account "${username}" was created by you in the last 30 days, and choosing who decides requests through an account of your own making needs approvals:manage`
 const steer = (what: string, from: string, to: string) =>
   `You cannot ${what}: that changes who decides your own requests (${from} → ${to}); ask another administrator`
 
@@ -126,27 +126,35 @@ describe('a puppet manager', () => {
   test('a clerk with employees:create + update makes a login and cannot make it their own manager, nor anyone’s', async () => {
     const puppet = await ok('clerk', 'POST', '/api/v1/admin/employees', { name: 'Puppet', username: 'puppet', password: 'puppet-password-1' })
     ids.puppet = puppet.id
-    await refused('clerk', 'PUT', `/api/v1/admin/employees/${ids.clerk}`, { manager_id: puppet.id }, 403, fresh(puppet.id, 'puppet'))
-    await refused('clerk', 'PUT', `/api/v1/admin/employees/${ids.worker}`, { manager_id: puppet.id }, 403, fresh(puppet.id, 'puppet'))
-    await refused('clerk', 'POST', '/api/v1/admin/employees', { name: 'Report', manager_id: puppet.id }, 403, fresh(puppet.id, 'puppet'))
+    await refused('clerk', 'PUT', `/api/v1/admin/employees/${ids.clerk}`, { manager_id: puppet.id }, 403, fresh('Puppet', 'puppet'))
+    await refused('clerk', 'PUT', `/api/v1/admin/employees/${ids.worker}`, { manager_id: puppet.id }, 403, fresh('Puppet', 'puppet'))
+    await refused('clerk', 'POST', '/api/v1/admin/employees', { name: 'Report', manager_id: puppet.id }, 403, fresh('Puppet', 'puppet'))
+    const inChinese = await req(t.app, 'PUT', `/api/v1/admin/employees/${ids.clerk}`, {
+      token: tokens.clerk,
+      headers: { 'accept-language': 'zh' },
+      body: { manager_id: puppet.id },
+    })
+    expect(inChinese.body.message).toBe(
+      '您不能将员工 Puppet设为上级：其账号“puppet”是您在最近 30 天内创建的，通过自己创建的账号决定审批人需要 approvals:manage 权限',
+    )
     // nor any manager of their own choosing: the approver of their requests would change
     await refused('clerk', 'PUT', `/api/v1/admin/employees/${ids.clerk}`, { manager_id: ids.worker }, 403,
-      steer(`change the manager of employee ${ids.clerk} (clerk)`, `employee ${ids.boss}`, `employee ${ids.worker}`))
+      steer(`change the manager of employee ${ids.clerk} (clerk)`, 'employee boss', 'employee worker'))
     // a holder of approvals:manage may name the fresh account a manager of someone else
     expect((await ok('hrm', 'PUT', `/api/v1/admin/employees/${ids.worker}`, { manager_id: puppet.id })).manager_id).toBe(puppet.id)
     await ok('hrm', 'PUT', `/api/v1/admin/employees/${ids.worker}`, { manager_id: null })
   })
 
   test('the same through the group: the clerk cannot make the puppet (or anyone) the manager of the group they belong to', async () => {
-    await refused('clerk', 'PUT', `/api/v1/admin/attendance/groups/${ids.Office}`, { manager_id: ids.puppet }, 403, fresh(ids.puppet, 'puppet'))
+    await refused('clerk', 'PUT', `/api/v1/admin/attendance/groups/${ids.Office}`, { manager_id: ids.puppet }, 403, fresh('Puppet', 'puppet'))
     await refused('clerk', 'PUT', `/api/v1/admin/attendance/groups/${ids.Office}`, { manager_id: ids.worker }, 403,
-      steer(`change group ${ids.Office} (Office), which you belong to`, `employee ${ids.boss}`, `employee ${ids.worker}`))
+      steer(`change group ${ids.Office} (Office), which you belong to`, 'employee boss', 'employee worker'))
     await refused('clerk', 'DELETE', `/api/v1/admin/attendance/groups/${ids.Office}/employees`, { employee_ids: [ids.clerk] }, 403,
-      steer(`move yourself out of group ${ids.Office}`, `employee ${ids.boss}`, 'holders of approvals:manage'))
+      steer(`move yourself out of group ${ids.Office}`, 'employee boss', 'holders of approvals:manage'))
     await refused('clerk', 'POST', `/api/v1/admin/attendance/groups/${ids.Warehouse}/employees`, { employee_ids: [ids.clerk] }, 403,
-      steer(`move yourself into group ${ids.Warehouse}`, `employee ${ids.boss}`, `employee ${ids.annexer}`))
+      steer(`move yourself into group ${ids.Warehouse}`, 'employee boss', 'employee annexer'))
     await refused('clerk', 'PUT', `/api/v1/admin/employees/${ids.boss}`, { status: 0 }, 403,
-      steer(`mark employee ${ids.boss} (boss) as left`, `employee ${ids.boss}`, 'holders of approvals:manage'))
+      steer(`mark employee ${ids.boss} (boss) as left`, 'employee boss', 'holders of approvals:manage'))
     // what leaves the clerk's own approver alone is allowed
     expect((await ok('clerk', 'PUT', `/api/v1/admin/attendance/groups/${ids.Office}`, { description: 'first floor' })).description).toBe('first floor')
   })
@@ -159,7 +167,7 @@ describe('a puppet manager', () => {
       expect((await ok('clerk', 'PUT', `/api/v1/admin/employees/${ids.worker}`, { manager_id: ids.puppet })).manager_id).toBe(ids.puppet)
       await ok('clerk', 'PUT', `/api/v1/admin/employees/${ids.worker}`, { manager_id: null })
       await refused('clerk', 'PUT', `/api/v1/admin/employees/${ids.clerk}`, { manager_id: ids.puppet }, 403,
-        steer(`change the manager of employee ${ids.clerk} (clerk)`, `employee ${ids.boss}`, `employee ${ids.puppet}`))
+        steer(`change the manager of employee ${ids.clerk} (clerk)`, 'employee boss', 'employee Puppet'))
     } finally {
       t.clock.set(NOW)
       tokens.clerk = token
@@ -206,7 +214,7 @@ describe('self-dealing through HR routes', () => {
   test('salaries: nobody creates, changes, pays or deletes their own, but the owner (role admin)', async () => {
     const path = '/api/v1/admin/salaries'
     await refused('payclerk', 'POST', path, { employee_id: ids.payclerk, month: '2024-03', basic_salary: 999999 }, 403,
-      OWN(`The salary of employee ${ids.payclerk}`, 'nobody creates, changes or pays their own salary; ask another administrator'))
+      OWN('The salary of payclerk for 2024-03', 'nobody creates, changes or pays their own salary; ask another administrator'))
     const record = await ok('admin', 'POST', path, { employee_id: ids.payclerk, month: '2024-02', basic_salary: 800000 })
     const own = OWN(`Salary record ${record.id}`, 'nobody creates, changes or pays their own salary; ask another administrator')
     await refused('payclerk', 'PUT', `${path}/${record.id}`, { basic_salary: 900000 }, 403, own)

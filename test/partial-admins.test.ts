@@ -14,8 +14,8 @@ const admin = await loginAdmin(t.app)
 
 const SELF = (what: string) =>
   `You cannot ${what} your own account through an administrator route; use PUT /api/v1/auth/me or PUT /api/v1/auth/password, or ask another administrator`
-const ACCOUNT = (what: string, id: number, lacking: string[]) =>
-  `You cannot ${what} user ${id}: that account holds ${lacking.join(', ')}, which your own roles do not grant`
+const ACCOUNT = (what: string, username: string, lacking: string[]) =>
+  `You cannot ${what} user "${username}": that account holds ${lacking.join(', ')}, which your own roles do not grant`
 const INVOLVES = (what: string, lacking: string[]) => `You cannot ${what}: it involves ${lacking.join(', ')}, which your own roles do not grant`
 
 const EMPLOYEE_ROLE_PERMISSIONS = ['attendance:clock', 'attendance:correct', 'attendance:view', 'leave:request', 'salaries:read_own']
@@ -92,7 +92,7 @@ const ATTEMPTS: Attempt[] = [
     method: 'PUT',
     path: () => `/api/v1/admin/users/1/password`,
     body: () => ({ password: 'taken-over-123' }),
-    message: () => ACCOUNT('set the password of', 1, allBut(['users:update'])),
+    message: () => ACCOUNT('set the password of', 'admin', allBut(['users:update'])),
   },
   {
     why: 'rename another administrator',
@@ -100,7 +100,7 @@ const ATTEMPTS: Attempt[] = [
     method: 'PUT',
     path: () => `/api/v1/admin/users/${ids.admin2}`,
     body: () => ({ name: 'Nobody' }),
-    message: () => ACCOUNT('change', ids.admin2, allBut(['users:update'])),
+    message: () => ACCOUNT('change', 'second-admin', allBut(['users:update'])),
   },
   {
     why: 'disable another administrator',
@@ -108,7 +108,7 @@ const ATTEMPTS: Attempt[] = [
     method: 'PUT',
     path: () => `/api/v1/admin/users/${ids.admin2}`,
     body: () => ({ status: 0 }),
-    message: () => ACCOUNT('change', ids.admin2, allBut(['users:update'])),
+    message: () => ACCOUNT('change', 'second-admin', allBut(['users:update'])),
   },
   {
     why: 'change one’s own account through the admin route',
@@ -123,7 +123,7 @@ const ATTEMPTS: Attempt[] = [
     permission: 'users:delete',
     method: 'DELETE',
     path: () => `/api/v1/admin/users/${ids.admin2}`,
-    message: () => ACCOUNT('delete', ids.admin2, allBut(['users:delete'])),
+    message: () => ACCOUNT('delete', 'second-admin', allBut(['users:delete'])),
   },
   {
     why: 'create a user holding a role with more',
@@ -147,7 +147,7 @@ const ATTEMPTS: Attempt[] = [
     method: 'PUT',
     path: () => `/api/v1/admin/employees/${ids.ceoEmployee}`,
     body: () => ({ user_id: null }),
-    message: () => INVOLVES(`unlink user ${ids.ceoUser} from its employee record`, CEO_HOLDS),
+    message: () => INVOLVES('unlink user "the-ceo" from its employee record', CEO_HOLDS),
   },
   {
     why: 'give the CEO’s record to a plain account',
@@ -155,7 +155,7 @@ const ATTEMPTS: Attempt[] = [
     method: 'PUT',
     path: () => `/api/v1/admin/employees/${ids.ceoEmployee}`,
     body: () => ({ user_id: ids.plainUser }),
-    message: () => INVOLVES(`link user ${ids.plainUser} to an employee record`, [...CEO_HOLDS, 'attendance_records:read'].sort()),
+    message: () => INVOLVES('link user "plain-user" to an employee record', [...CEO_HOLDS, 'attendance_records:read'].sort()),
   },
   {
     why: 'link an administrator’s account to an employee who has no login',
@@ -163,7 +163,7 @@ const ATTEMPTS: Attempt[] = [
     method: 'POST',
     path: () => `/api/v1/admin/employees/${ids.loginless}/account`,
     body: () => ({ user_id: ids.admin2 }),
-    message: () => INVOLVES(`link user ${ids.admin2} to an employee record`, allBut(['employees:update'])),
+    message: () => INVOLVES('link user "second-admin" to an employee record', allBut(['employees:update'])),
   },
   {
     why: 'create a login holding role employee, which the caller does not hold, for an employee who has none',
@@ -188,7 +188,7 @@ const ATTEMPTS: Attempt[] = [
     method: 'POST',
     path: () => '/api/v1/admin/employees',
     body: () => ({ name: 'Admin Two', user_id: ids.admin2 }),
-    message: () => INVOLVES(`link user ${ids.admin2} to an employee record`, allBut(['employees:create'])),
+    message: () => INVOLVES('link user "second-admin" to an employee record', allBut(['employees:create'])),
   },
   {
     why: 'create an employee with a new account holding role employee, which the caller does not hold',
@@ -211,7 +211,7 @@ const ATTEMPTS: Attempt[] = [
     permission: 'employees:delete',
     method: 'DELETE',
     path: () => `/api/v1/admin/employees/${ids.ceoEmployee}`,
-    message: () => INVOLVES(`unlink user ${ids.ceoUser} from its employee record`, CEO_HOLDS),
+    message: () => INVOLVES('unlink user "the-ceo" from its employee record', CEO_HOLDS),
   },
   {
     why: 'disable a role with more',
@@ -242,7 +242,7 @@ const ATTEMPTS: Attempt[] = [
     method: 'POST',
     path: () => '/api/v1/admin/roles/assign',
     body: () => ({ user_id: ids.admin2, role_name: 'only_roles_assign' }),
-    message: () => ACCOUNT('assign roles of', ids.admin2, allBut(['roles:assign'])),
+    message: () => ACCOUNT('assign roles of', 'second-admin', allBut(['roles:assign'])),
   },
   {
     why: 'revoke role payroll from the CEO',
@@ -250,7 +250,7 @@ const ATTEMPTS: Attempt[] = [
     method: 'POST',
     path: () => '/api/v1/admin/roles/revoke',
     body: () => ({ user_id: ids.ceoUser, role_name: 'payroll' }),
-    message: () => ACCOUNT('revoke roles of', ids.ceoUser, CEO_HOLDS),
+    message: () => ACCOUNT('revoke roles of', 'the-ceo', CEO_HOLDS),
   },
   {
     why: 'revoke one’s own role through the admin route',
@@ -288,6 +288,7 @@ const NOT_ABOUT_PEOPLE: Record<string, string> = {
   'PUT /api/v1/admin/companies/:id/calendar/:date': 'the company calendar',
   'DELETE /api/v1/admin/companies/:id/calendar/:date': 'the company calendar',
   'POST /api/v1/admin/companies/:id/calendar/import': 'the company calendar',
+  'POST /api/v1/admin/companies/:id/calendar/apply-preset': 'the company calendar',
   'POST /api/v1/admin/departments': 'organisation data',
   'PUT /api/v1/admin/departments/:id': 'organisation data',
   'DELETE /api/v1/admin/departments/:id': 'organisation data',
@@ -455,8 +456,9 @@ interface DeciderAttempt {
 
 const steer = (what: string, from: string, to: string) =>
   `You cannot ${what}: that changes who decides your own requests (${from} → ${to}); ask another administrator`
-const FRESH = (id: () => number, username: string) => () =>
-  `You cannot make employee ${id()} a manager: their account "${username}" was created by you in the last 30 days, and choosing who decides requests through an account of your own making needs approvals:manage`
+/** `username` is also the name of the puppet's employee record, which has no employee number. */
+const FRESH = (username: string) => () =>
+  `You cannot make employee ${username} a manager: their account "${username}" was created by you in the last 30 days, and choosing who decides requests through an account of your own making needs approvals:manage`
 const desk = { group: 0, other: 0, annex: 0, boss: 0, colleague: 0, spare: 0, puppets: new Map<string, number>() }
 const deciderClerks = new Map<string, { employeeId: number; userId: number; name: string; token: string }>()
 /** A clerk whose role holds just `permissions`, linked to an employee record in group Desk. */
@@ -491,7 +493,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     method: 'PUT',
     path: () => `/api/v1/admin/employees/${own()}`,
     body: () => ({ manager_id: desk.colleague }),
-    message: () => steer(`change the manager of employee ${own()} (${ownName()})`, `employee ${desk.boss}`, `employee ${desk.colleague}`),
+    message: () => steer(`change the manager of employee ${own()} (${ownName()})`, 'employee Desk Boss', 'employee Colleague'),
   },
   {
     why: 'mark one’s own manager as left',
@@ -499,7 +501,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     method: 'PUT',
     path: () => `/api/v1/admin/employees/${desk.boss}`,
     body: () => ({ status: 0 }),
-    message: () => steer(`mark employee ${desk.boss} (Desk Boss) as left`, `employee ${desk.boss}`, 'holders of approvals:manage'),
+    message: () => steer(`mark employee ${desk.boss} (Desk Boss) as left`, 'employee Desk Boss', 'holders of approvals:manage'),
   },
   {
     why: 'unlink one’s own account',
@@ -530,7 +532,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     permissions: ['employees:delete'],
     method: 'DELETE',
     path: () => `/api/v1/admin/employees/${desk.boss}`,
-    message: () => steer(`delete employee ${desk.boss} (Desk Boss)`, `employee ${desk.boss}`, 'holders of approvals:manage'),
+    message: () => steer(`delete employee ${desk.boss} (Desk Boss)`, 'employee Desk Boss', 'holders of approvals:manage'),
   },
   {
     why: 'create an employee managed by an account one just made',
@@ -539,7 +541,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     method: 'POST',
     path: () => '/api/v1/admin/employees',
     body: () => ({ name: 'Report', manager_id: desk.puppets.get('puppet-one') }),
-    message: FRESH(() => desk.puppets.get('puppet-one')!, 'puppet-one'),
+    message: FRESH('puppet-one'),
   },
   {
     why: 'import employees managed by an account one just made',
@@ -552,7 +554,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
       form.append('file', new File([`name,manager_id\nReport,${desk.puppets.get('puppet-two')}\n`], 'employees.csv', { type: 'text/csv' }))
       return form
     },
-    message: FRESH(() => desk.puppets.get('puppet-two')!, 'puppet-two'),
+    message: FRESH('puppet-two'),
   },
   {
     why: 'create a group managed by an account one just made',
@@ -561,7 +563,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     method: 'POST',
     path: () => '/api/v1/admin/attendance/groups',
     body: () => ({ name: 'Puppet Floor', company_id: 1, manager_id: desk.puppets.get('puppet-three') }),
-    message: FRESH(() => desk.puppets.get('puppet-three')!, 'puppet-three'),
+    message: FRESH('puppet-three'),
   },
   {
     why: 'set the manager of one’s own group',
@@ -569,7 +571,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     method: 'PUT',
     path: () => `/api/v1/admin/attendance/groups/${desk.group}`,
     body: () => ({ manager_id: desk.colleague }),
-    message: () => steer(`change group ${desk.group} (Desk), which you belong to`, `employee ${desk.boss}`, `employee ${desk.colleague}`),
+    message: () => steer(`change group ${desk.group} (Desk), which you belong to`, 'employee Desk Boss', 'employee Colleague'),
   },
   {
     why: 'move oneself into another group',
@@ -577,7 +579,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     method: 'POST',
     path: () => `/api/v1/admin/attendance/groups/${desk.other}/employees`,
     body: () => ({ employee_ids: [own()] }),
-    message: () => steer(`move yourself into group ${desk.other}`, `employee ${desk.boss}`, `employee ${desk.colleague}`),
+    message: () => steer(`move yourself into group ${desk.other}`, 'employee Desk Boss', 'employee Colleague'),
   },
   {
     why: 'move oneself out of one’s group',
@@ -585,7 +587,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     method: 'DELETE',
     path: () => `/api/v1/admin/attendance/groups/${desk.group}/employees`,
     body: () => ({ employee_ids: [own()] }),
-    message: () => steer(`move yourself out of group ${desk.group}`, `employee ${desk.boss}`, 'holders of approvals:manage'),
+    message: () => steer(`move yourself out of group ${desk.group}`, 'employee Desk Boss', 'holders of approvals:manage'),
   },
   {
     why: 'annex an employee into a group one manages',
@@ -604,7 +606,7 @@ const DECIDER_ATTEMPTS: DeciderAttempt[] = [
     permissions: ['attendance_groups:delete'],
     method: 'DELETE',
     path: () => `/api/v1/admin/attendance/groups/${desk.group}`,
-    message: () => steer(`delete group ${desk.group} (Desk), which you belong to`, `employee ${desk.boss}`, 'holders of approvals:manage'),
+    message: () => steer(`delete group ${desk.group} (Desk), which you belong to`, 'employee Desk Boss', 'holders of approvals:manage'),
   },
 ]
 

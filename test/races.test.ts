@@ -146,7 +146,7 @@ describe('attendance and salaries: the unique index decides', () => {
     )
     expect(tally(replies)).toEqual({ 201: 1, 409: N - 1 })
     for (const reply of replies.filter((r) => r.status === 409))
-      expect(reply.body).toEqual(errorBody(409, `Employee ${employeeId} already has a salary record for 2024-03; update that one instead`))
+      expect(reply.body).toEqual(errorBody(409, 'Rae already has a salary record for 2024-03; update that one instead'))
     const winner = replies.findIndex((reply) => reply.status === 201)
     const rows = await db().select().from(salaries).where(eq(salaries.employeeId, employeeId))
     expect(rows).toHaveLength(1)
@@ -397,16 +397,17 @@ describe('the last administrator', () => {
   /** Exactly one enabled admin is left; every change to it was refused, every other went through; one audit entry per 200. */
   const checkOneLeft = async (results: (Op & { reply: Reply })[], since: number) => {
     const enabledAdmins = await db()
-      .select({ id: users.id })
+      .select({ id: users.id, username: users.username })
       .from(users)
       .innerJoin(userRoles, eq(userRoles.userId, users.id))
       .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.name, 'admin')))
       .where(eq(users.status, 1))
     expect(enabledAdmins).toHaveLength(1)
     const survivor = enabledAdmins[0].id
+    const survivorName = enabledAdmins[0].username
     for (const r of results.filter((r) => r.target === survivor))
       expect(r.reply.body).toEqual(
-        errorBody(409, `User ${survivor} is the last enabled administrator and cannot ${refusals[r.kind]}; make another user admin first`),
+        errorBody(409, `User "${survivorName}" is the last enabled administrator and cannot ${refusals[r.kind]}; make another user admin first`),
       )
     // the other one was changed, or found already deleted
     for (const r of results.filter((r) => r.target !== survivor)) expect([200, 404]).toContain(r.reply.status)
@@ -589,16 +590,17 @@ describe('two server processes on one database file', () => {
       ),
     )
     const enabled = await query(
-      `SELECT u.id FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id WHERE r.name = 'admin' AND u.status = 1`,
+      `SELECT u.id, u.username FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id WHERE r.name = 'admin' AND u.status = 1`,
     )
     expect(enabled).toHaveLength(1)
     const survivor = Number(enabled[0].id)
+    const survivorName = String(enabled[0].username)
     replies.forEach((reply, i) => {
       if (targets[i % 2] !== survivor) expect(reply.status).toBe(200)
       else
         expect([reply.status, reply.body.message]).toEqual([
           409,
-          `User ${survivor} is the last enabled administrator and cannot be disabled; make another user admin first`,
+          `User "${survivorName}" is the last enabled administrator and cannot be disabled; make another user admin first`,
         ])
     })
   }, 30_000)

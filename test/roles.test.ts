@@ -54,6 +54,13 @@ const EMPLOYEE = role(2, 'employee', 'Employee', 'Clocks in and out and reads ow
 const CATALOGUE = PERMISSION_CATALOGUE.map((p, i) => permission(i + 1, p.name, p.displayName, p.description))
 const catalogue = (name: string) => CATALOGUE.find((p) => p.name === name)!
 
+/** The same in Chinese: the built-in roles' and permissions' texts, the status words. */
+const ZH = { 'accept-language': 'zh-CN,zh;q=0.9' }
+const inChinese = (r: ReturnType<typeof role>) => ({ ...r, status_text: r.status === 1 ? '启用' : '禁用' })
+const ADMIN_ZH = inChinese({ ...ADMIN, display_name: '管理员', description: '拥有全部权限' })
+const EMPLOYEE_ZH = inChinese({ ...EMPLOYEE, display_name: '员工', description: '上下班打卡并查看本人的记录' })
+const CATALOGUE_ZH = PERMISSION_CATALOGUE.map((p, i) => permission(i + 1, p.name, p.zh.displayName, p.zh.description))
+
 const countRows = async (table: typeof roles | typeof userRoles | typeof rolePermissions) =>
   (await t.deps.database.db.select({ n: count() }).from(table))[0].n
 const roleLinks = async (roleId: number) => ({
@@ -68,6 +75,15 @@ describe('role CRUD', () => {
     const reply = await req(t.app, 'GET', ROLES, { token: admin })
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual(okBody({ list: [ADMIN, EMPLOYEE], total: 2, page: 1, page_size: 10 }))
+  })
+
+  test('in Chinese, the built-in roles show their Chinese display name and description; the name stays the code', async () => {
+    const reply = await req(t.app, 'GET', ROLES, { token: admin, headers: ZH })
+    expect(reply.body).toEqual(okBody({ list: [ADMIN_ZH, EMPLOYEE_ZH], total: 2, page: 1, page_size: 10 }, '成功'))
+    expect((await req(t.app, 'GET', `${ROLES}/2`, { token: admin, headers: ZH })).body).toEqual(okBody(EMPLOYEE_ZH, '成功'))
+    // the search finds them by their Chinese display name too
+    const found = await req(t.app, 'GET', `${ROLES}?search=${encodeURIComponent('管理')}`, { token: admin, headers: ZH })
+    expect(found.body).toEqual(okBody({ list: [ADMIN_ZH], total: 1, page: 1, page_size: 10 }, '成功'))
   })
 
   test('POST → 201 with body code 200; display_name, description and status have defaults', async () => {
@@ -89,6 +105,10 @@ describe('role CRUD', () => {
       expect((await req(t.app, 'POST', ROLES, { token: admin, body: { name } })).body).toEqual(
         invalidBody('name', 'must be 2 to 50 lowercase letters or "_", starting with a letter'),
       )
+    const problem = '必须是 2 到 50 个小写字母或“_”，并以字母开头'
+    expect((await req(t.app, 'POST', ROLES, { token: admin, headers: ZH, body: { name: 'HR' } })).body).toEqual(
+      errorBody(400, `请求无效：name：${problem}`, { errors: [{ field: 'name', message: problem }] }),
+    )
     expect((await req(t.app, 'POST', ROLES, { token: admin, body: { display_name: 'x' } })).body).toEqual(
       invalidBody('name', 'is required'),
     )
@@ -102,6 +122,8 @@ describe('role CRUD', () => {
     const reply = await req(t.app, 'POST', ROLES, { token: admin, body: { name: 'hr' } })
     expect(reply.status).toBe(409)
     expect(reply.body).toEqual(errorBody(409, 'A role named "hr" already exists'))
+    const inChinese = await req(t.app, 'POST', ROLES, { token: admin, headers: ZH, body: { name: 'hr' } })
+    expect(inChinese.body).toEqual(errorBody(409, '名为“hr”的角色已存在'))
     expect(await countRows(roles)).toBe(5)
   })
 
@@ -141,6 +163,7 @@ describe('role CRUD', () => {
     const missing = await req(t.app, 'GET', `${ROLES}/99`, { token: admin })
     expect(missing.status).toBe(404)
     expect(missing.body).toEqual(errorBody(404, 'Role 99 does not exist'))
+    expect((await req(t.app, 'GET', `${ROLES}/99`, { token: admin, headers: ZH })).body).toEqual(errorBody(404, '角色 99 不存在'))
     expect((await req(t.app, 'GET', `${ROLES}/x`, { token: admin })).body).toEqual(BAD_ID)
   })
 
@@ -175,6 +198,17 @@ describe('role CRUD', () => {
     expect((await req(t.app, 'GET', `${ROLES}/1`, { token: admin })).body).toEqual(okBody(ADMIN))
     const relabel = await req(t.app, 'PUT', `${ROLES}/1`, { token: admin, body: { description: 'Holds every permission' } })
     expect(relabel.body).toEqual(okBody(ADMIN, 'Role updated'))
+    const inChinese = await req(t.app, 'DELETE', `${ROLES}/1`, { token: admin, headers: ZH })
+    expect(inChinese.body).toEqual(errorBody(403, '角色 admin 不能删除'))
+  })
+
+  test('a built-in role’s text changed by an administrator is shown as written, in every language; set back, it is translated again', async () => {
+    const changed = await req(t.app, 'PUT', `${ROLES}/2`, { token: admin, headers: ZH, body: { description: 'Staff who clock in' } })
+    expect(changed.body).toEqual(okBody({ ...EMPLOYEE_ZH, description: 'Staff who clock in' }, '角色已更新'))
+    expect((await req(t.app, 'GET', `${ROLES}/2`, { token: admin })).body).toEqual(okBody({ ...EMPLOYEE, description: 'Staff who clock in' }))
+    const back = await req(t.app, 'PUT', `${ROLES}/2`, { token: admin, headers: ZH, body: { description: EMPLOYEE.description } })
+    expect(back.body).toEqual(okBody(EMPLOYEE_ZH, '角色已更新'))
+    expect((await req(t.app, 'GET', `${ROLES}/2`, { token: admin })).body).toEqual(okBody(EMPLOYEE))
   })
 })
 
@@ -263,6 +297,18 @@ describe('permissions', () => {
     expect(last.body).toEqual(okBody({ list: CATALOGUE.slice(20, 30), total: CATALOGUE.length, page: 3, page_size: 10 }))
   })
 
+  test('in Chinese, every built-in permission shows its Chinese display name and description; the search finds them in Chinese', async () => {
+    const all = await req(t.app, 'GET', `${PERMISSIONS}?page_size=100`, { token: admin, headers: ZH })
+    expect(all.body).toEqual(okBody({ list: CATALOGUE_ZH, total: CATALOGUE.length, page: 1, page_size: 100 }, '成功'))
+    const search = await req(t.app, 'GET', `${PERMISSIONS}?search=${encodeURIComponent('审计日志')}`, { token: admin, headers: ZH })
+    expect(search.body).toEqual(okBody({ list: [CATALOGUE_ZH.find((p) => p.name === 'audit:read')], total: 1, page: 1, page_size: 10 }, '成功'))
+    // English texts are found in either language
+    const english = await req(t.app, 'GET', `${PERMISSIONS}?search=AUDIT`, { token: admin, headers: ZH })
+    expect(english.body.data.list.map((p: { name: string }) => p.name)).toEqual(['audit:read'])
+    const ofEmployee = await req(t.app, 'GET', `${ROLES}/by-name/employee/permissions`, { token: admin, headers: ZH })
+    expect(ofEmployee.body).toEqual(okBody(CATALOGUE_ZH.filter((p) => (EMPLOYEE_PERMISSIONS as readonly string[]).includes(p.name)), '成功'))
+  })
+
   test('search matches name, display name or description; resource filters exactly', async () => {
     const search = await req(t.app, 'GET', `${PERMISSIONS}?search=AUDIT&page_size=100`, { token: admin })
     expect(search.body.data.list.map((p: { name: string }) => p.name)).toEqual(['audit:read'])
@@ -294,6 +340,17 @@ describe('permissions', () => {
     const taken = await req(t.app, 'POST', PERMISSIONS, { token: admin, body: { name: 'users:read' } })
     expect(taken.status).toBe(409)
     expect(taken.body).toEqual(errorBody(409, 'A permission named "users:read" already exists'))
+    // in Chinese: the refusals; a permission made through the API keeps the texts it was given
+    expect((await req(t.app, 'POST', PERMISSIONS, { token: admin, headers: ZH, body: { name: 'users:read' } })).body).toEqual(
+      errorBody(409, '名为“users:read”的权限已存在'),
+    )
+    expect((await req(t.app, 'POST', PERMISSIONS, { token: admin, headers: ZH, body: { name: 'reports:delete', action: 'remove' } })).body).toEqual(
+      errorBody(400, 'action“remove”与名称“reports:delete”不符；请发送 action“delete”，或不填', {
+        errors: [{ field: 'action', message: '必须为“delete”才能与名称相符' }],
+      }),
+    )
+    const custom = await req(t.app, 'GET', `${PERMISSIONS}?resource=reports`, { token: admin, headers: ZH })
+    expect(custom.body.data.list).toEqual([permission(id, 'reports:read', 'Read reports', 'Monthly reports'), permission(id + 1, 'reports:export', 'reports:export', '')])
     expect((await t.deps.database.db.select({ n: count() }).from(permissions))[0].n).toBe(CATALOGUE.length + 2)
   })
 
@@ -427,6 +484,12 @@ describe('nobody hands out more than they hold', () => {
     expect(reply.body).toEqual(
       errorBody(403, `You cannot assign the role admin: it involves ${lacking.join(', ')}, which your own roles do not grant`),
     )
+    const inChinese = await req(t.app, 'POST', `${ROLES}/assign`, { token: delegate.token, headers: ZH, body: { user_id: other.id, role_name: 'admin' } })
+    expect(inChinese.body).toEqual(errorBody(403, `您不能分配角色 admin：此操作涉及 ${lacking.join(', ')} 权限，而您自己的角色没有这些权限`))
+    const selfInChinese = await req(t.app, 'POST', `${ROLES}/assign`, { token: delegate.token, headers: ZH, body: { user_id: delegate.id, role_name: 'admin' } })
+    expect(selfInChinese.body).toEqual(
+      errorBody(403, '您不能通过管理员接口为自己的账号分配角色；请使用 PUT /api/v1/auth/me 或 PUT /api/v1/auth/password，或请其他管理员操作'),
+    )
     const otherViaUsers = await req(t.app, 'PUT', `/api/v1/admin/users/${other.id}`, { token: delegate.token, body: { roles: ['admin'] } })
     expect(otherViaUsers.body.message).toStartWith('You cannot change these roles: it involves approvals:manage, attendance:clock, ')
     for (const id of [delegate.id, other.id])
@@ -441,6 +504,12 @@ describe('nobody hands out more than they hold', () => {
       body: { role_name: 'assigner', permission_name: 'users:delete' },
     })
     expect(reply.body).toEqual(errorBody(403, 'You cannot add users:delete: your own roles do not grant it'))
+    const inChinese = await req(t.app, 'POST', `${ROLES}/permissions/add`, {
+      token: delegate.token,
+      headers: ZH,
+      body: { role_name: 'assigner', permission_name: 'users:delete' },
+    })
+    expect(inChinese.body).toEqual(errorBody(403, '您不能添加权限 users:delete：您自己的角色没有该权限'))
     expect((await req(t.app, 'GET', `${ROLES}/by-name/assigner/permissions`, { token: admin })).body.data).toHaveLength(5)
   })
 })

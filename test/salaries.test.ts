@@ -19,7 +19,7 @@ beforeAll(async () => {
   admin = await loginAdmin(t.app)
   // employee 1 Ann and 2 Bob get a login (role employee); 3 Carl has none
   for (const body of [
-    { name: 'Ann', username: 'ann', password: 'ann-password-1' },
+    { name: 'Ann', employee_no: 'E001', username: 'ann', password: 'ann-password-1' },
     { name: 'Bob', username: 'bob', password: 'bob-password-1' },
     { name: 'Carl' },
   ]) {
@@ -83,10 +83,10 @@ const raw = (s: SalarySpec) => ({ ...salary(s), status: s.status })
 
 const created = (data: unknown) => ({ success: true, code: 200, message: 'Salary record created', data, timestamp: NOW })
 
-const listBody = (list: unknown[], pagination: Partial<Record<string, unknown>> = {}) => ({
+const listBody = (list: unknown[], pagination: Partial<Record<string, unknown>> = {}, message = 'success') => ({
   success: true,
   code: 200,
-  message: 'success',
+  message,
   data: {
     salaries: list,
     pagination: {
@@ -503,7 +503,9 @@ describe('create', () => {
     await changesNothing(async () => {
       const reply = await req(t.app, 'POST', BASE, { token: admin, body: { employee_id: 1, month: '2024-03', basic_salary: 1 } })
       expect(reply.status).toBe(409)
-      expect(reply.body).toEqual(errorBody(409, 'Employee 1 already has a salary record for 2024-03; update that one instead'))
+      expect(reply.body).toEqual(errorBody(409, 'Ann (E001) already has a salary record for 2024-03; update that one instead'))
+      const zh = await req(t.app, 'POST', BASE, { token: admin, body: { employee_id: 1, month: '2024-03', basic_salary: 1 }, headers: ZH })
+      expect(zh.body).toEqual(errorBody(409, 'Ann（工号 E001）已有 2024-03 的工资记录；请修改那条记录'))
     })
   })
 })
@@ -519,15 +521,17 @@ describe('read', () => {
 
   test('with Accept-Language: zh the status texts are 未确认 / 已发放', async () => {
     const unconfirmed = await req(t.app, 'GET', `${BASE}/1`, { token: admin, headers: ZH })
-    expect(unconfirmed.body).toEqual(okBody(salary(S1, 'zh')))
+    expect(unconfirmed.body).toEqual(okBody(salary(S1, 'zh'), '成功'))
     const paid = await req(t.app, 'GET', `${BASE}/3`, { token: admin, headers: ZH })
-    expect(paid.body).toEqual(okBody(salary(S3, 'zh')))
+    expect(paid.body).toEqual(okBody(salary(S3, 'zh'), '成功'))
   })
 
   test('an unknown id → 404', async () => {
     const reply = await req(t.app, 'GET', `${BASE}/99`, { token: admin })
     expect(reply.status).toBe(404)
     expect(reply.body).toEqual(errorBody(404, 'Salary record 99 does not exist'))
+    const zh = await req(t.app, 'GET', `${BASE}/99`, { token: admin, headers: ZH })
+    expect(zh.body).toEqual(errorBody(404, '工资记录 99 不存在'))
   })
 
   for (const id of ['abc', '0', '-1', '1.5'])
@@ -553,7 +557,7 @@ describe('list', () => {
 
   test('Accept-Language: zh gives the Chinese status texts', async () => {
     const reply = await list('status=1', ZH)
-    expect(reply.body).toEqual(listBody([salary(S2, 'zh'), salary(S3, 'zh')]))
+    expect(reply.body).toEqual(listBody([salary(S2, 'zh'), salary(S3, 'zh')], {}, '成功'))
   })
 
   test('filters: employee_id, month, start_month, end_month', async () => {
@@ -600,6 +604,15 @@ describe('list', () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual(
       errorBody(400, 'start_month must not be after end_month', { errors: [{ field: 'start_month', message: 'is after end_month' }] }),
+    )
+  })
+
+  test('in Chinese with Accept-Language: zh: a month out of order, a month not written YYYY-MM', async () => {
+    const reversed = await list('status=0&start_month=2024-03&end_month=2024-02', ZH)
+    expect(reversed.body).toEqual(errorBody(400, 'start_month 不能晚于 end_month', { errors: [{ field: 'start_month', message: '晚于 end_month' }] }))
+    const bad = await list('month=2024-13', ZH)
+    expect(bad.body).toEqual(
+      errorBody(400, '请求无效：month：必须是 YYYY-MM 格式的月份', { errors: [{ field: 'month', message: '必须是 YYYY-MM 格式的月份' }] }),
     )
   })
 
@@ -685,7 +698,7 @@ describe('employee self-view', () => {
     const bobs = await mine(bob, '?status=1&employee_id=1')
     expect(bobs.body).toEqual(listBody([salary(S2)]))
     const zh = await mine(bob, '?status=0', ZH)
-    expect(zh.body).toEqual(listBody([salary(S5, 'zh')]))
+    expect(zh.body).toEqual(listBody([salary(S5, 'zh')], {}, '成功'))
   })
 
   test('GET /:month gives the caller’s record of that month', async () => {
@@ -693,7 +706,7 @@ describe('employee self-view', () => {
     expect(march.status).toBe(200)
     expect(march.body).toEqual(okBody(salary(S1)))
     const february = await mine(ann, '/2024-02', ZH)
-    expect(february.body).toEqual(okBody(salary(S3, 'zh')))
+    expect(february.body).toEqual(okBody(salary(S3, 'zh'), '成功'))
     const bobs = await mine(bob, '/2024-03')
     expect(bobs.body).toEqual(okBody(salary(S2)))
   })
@@ -753,7 +766,7 @@ describe('employee self-view', () => {
 describe('update', () => {
   const put = (id: number | string, body: unknown, headers?: Record<string, string>) =>
     req(t.app, 'PUT', `${BASE}/${id}`, { token: admin, body, headers })
-  const updated = (data: unknown, timestamp = NOW) => ({ code: 200, message: 'Salary record updated', data, timestamp })
+  const updated = (data: unknown, timestamp = NOW, message = 'Salary record updated') => ({ code: 200, message, data, timestamp })
 
   // record 1 after raising basic_salary to 9000 and other_deductions to 0.02:
   // 9000 + 3 × 19.99 + 0.1 + 0.2 = 9060.27 (906027 fen); 4 × 19.99 + 0.02 = 79.98 (7998 fen); net 8980.29
@@ -852,7 +865,7 @@ describe('update', () => {
   test('a sent net_salary equal to the computed one is accepted; another → 400, nothing changes', async () => {
     const same = await put(5, { net_salary: 9.97 }, ZH)
     expect(same.status).toBe(200)
-    expect(same.body).toEqual(updated(salary(S5_ALL, 'zh')))
+    expect(same.body).toEqual(updated(salary(S5_ALL, 'zh'), NOW, '工资记录已更新'))
     await changesNothing(async () => {
       const other = await put(5, { net_salary: 9.96 })
       expect(other.status).toBe(400)
@@ -881,6 +894,9 @@ describe('update', () => {
         errorBody(400, 'Deductions (12.32 yuan) exceed income (11.17 yuan): the net salary would be negative', {
           errors: [{ field: 'net_salary', message: 'would be negative' }],
         }),
+      )
+      expect((await put(5, { personal_tax: 11.15 }, ZH)).body).toEqual(
+        errorBody(400, '扣款（12.32 元）超过收入（11.17 元）：实发工资将为负数', { errors: [{ field: 'net_salary', message: '将为负数' }] }),
       )
     })
     // 0.01 + 0.02 + 10 + 0.04 + 1.1 = 11.17
@@ -961,6 +977,7 @@ describe('update', () => {
       expect(several.body).toEqual(
         errorBody(409, 'Salary record 1 is paid, so its amounts are locked (bonus, allowance would change); set its status to "0" first'),
       )
+      expect((await put(1, { bonus: 5 }, ZH)).body).toEqual(errorBody(409, '工资记录 1 已发放，金额已锁定（bonus 将被修改）；请先将其状态设为 "0"'))
     })
     expect((await req(t.app, 'GET', `${BASE}/1`, { token: admin })).body).toEqual(okBody(salary(S1_PAID)))
   })
@@ -1004,7 +1021,7 @@ describe('update', () => {
     const changed = await put(1, { bonus: 5 }, ZH)
     expect(changed.status).toBe(200)
     const raised: SalarySpec = { ...unconfirmed, income: { ...unconfirmed.income, bonus: 5, total: 9065.17 }, net: 8985.19 }
-    expect(changed.body).toEqual(updated(salary(raised, 'zh')))
+    expect(changed.body).toEqual(updated(salary(raised, 'zh'), NOW, '工资记录已更新'))
     expect(await row(1)).toMatchObject({ status: 0, bonus: 500, totalIncome: 906517, totalDeductions: 7998, netSalary: 898519 })
     expect(await auditSince(since)).toEqual([audit('update', 1, salary(unconfirmed), salary(raised))])
   })
@@ -1049,6 +1066,8 @@ describe('batch status', () => {
       expect(one.body).toEqual(
         errorBody(400, 'Unknown salary record: 77; nothing was changed', { errors: [{ field: 'ids', message: 'unknown: 77' }] }),
       )
+      const zh = await req(t.app, 'PATCH', `${BASE}/batch-status`, { token: admin, body: { ids: [2, 77], status: '0' }, headers: ZH })
+      expect(zh.body).toEqual(errorBody(400, '未知的工资记录：77；未做任何修改', { errors: [{ field: 'ids', message: '未知：77' }] }))
     })
   })
 

@@ -185,6 +185,13 @@ describe.each([
     const refused = await upload(ann.token, { name: 'one-byte.txt', size: 1 })
     expect(refused.status).toBe(507)
     expect(refused.body).toEqual(overQuota('6.00 MB', QUOTA))
+    const zh = await send(t.app, 'upload', ann.token, [{ name: 'one-byte.txt', size: 1 }], { 'accept-language': 'zh-CN,zh;q=0.9' })
+    expect(zh.body).toEqual(
+      errorBody(
+        507,
+        `此文件超出您的上传配额：您的文件已占用 6.00 MB（${QUOTA} 字节），配额为 6.00 MB（${QUOTA} 字节）。请删除不再需要的文件，或请管理员调高 UPLOAD_QUOTA`,
+      ),
+    )
     expect(await stored()).toEqual(before)
     expect(await auditCount()).toBe(since)
     expect(await unfinished()).toEqual([])
@@ -412,6 +419,8 @@ describe.each([
 
       const config = await req(free.app, 'GET', `${API}/config`, { token })
       expect(config.body.data).toMatchObject({ upload_quota: 0, upload_quota_formatted: 'no limit' })
+      const zh = await req(free.app, 'GET', `${API}/config`, { token, headers: { 'accept-language': 'zh' } })
+      expect(zh.body.data).toMatchObject({ upload_quota: 0, upload_quota_formatted: '不限' })
     }, 30_000)
   })
 })

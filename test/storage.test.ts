@@ -128,12 +128,13 @@ async function send(
   token: string | undefined,
   parts: Part[],
   fields: Record<string, string> = {},
+  extraHeaders: Record<string, string> = {},
 ) {
   const form = new FormData()
   for (const part of parts) form.append(part.field ?? (path === 'upload' ? 'file' : 'files'), new File([part.data], part.name))
   // text fields after the file: the file is already stored when they are checked
   for (const [name, value] of Object.entries(fields)) form.append(name, value)
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
+  const headers: Record<string, string> = token ? { ...extraHeaders, authorization: `Bearer ${token}` } : extraHeaders
   return replyOf(await app.handle(new Request(`http://localhost${API}/${path}`, { method: 'POST', body: form, headers })))
 }
 
@@ -361,6 +362,28 @@ describe.each([
         expect(reply.body).toEqual(errorBody(415, message))
         expect(await stored()).toEqual(before)
       })
+
+    test('refusals in Chinese with Accept-Language: zh', async () => {
+      const zh = { 'accept-language': 'zh' }
+      const before = await stored()
+      const wrongName = await send(t.app, 'upload', admin, [{ name: 'fake.pdf', data: TEXT }], {}, zh)
+      expect(wrongName.body).toEqual(errorBody(415, '文件名“fake.pdf”的扩展名是 .pdf，但内容是 text/plain；请改名或发送正确的文件'))
+      const zip = await send(t.app, 'upload', admin, [{ name: 'a.zip', data: ZIP }], {}, zh)
+      expect(zip.body).toEqual(errorBody(415, `“a.zip”的类型为 application/zip，不被接受；允许的类型：${ALLOWED_TYPES.join(', ')}`))
+      const none = await send(t.app, 'upload', admin, [], { folder: 'x' }, zh)
+      expect(none.body).toEqual(
+        errorBody(400, '没有文件：请在 multipart 字段 "file" 中发送', { errors: [{ field: 'file', message: '为必填项' }] }),
+      )
+      const folder = await send(t.app, 'upload', admin, [{ name: 'a.txt', data: TEXT }], { folder: '../up' }, zh)
+      expect(folder.body).toEqual(
+        errorBody(400, 'folder 必须由字母、数字、空格、“.”、“_”或“-”组成的名称以“/”连接，不能含“..”、开头的“/”或“\\”，最多 255 个字符', {
+          errors: [{ field: 'folder', message: '不是有效的文件夹路径' }],
+        }),
+      )
+      const empty = await send(t.app, 'upload', admin, [{ name: 'empty.txt', data: '' }], {}, zh)
+      expect(empty.body).toEqual(errorBody(400, '“empty.txt”是空文件'))
+      expect(await stored()).toEqual(before)
+    })
 
     test('no file field → 400; a file in another field is ignored', async () => {
       const before = await stored()
@@ -642,6 +665,26 @@ describe.each([
       )
     })
 
+    test('a failed file’s error and the message in Chinese with Accept-Language: zh', async () => {
+      const reply = await send(t.app, 'batch-upload', bob.token, [{ name: 'x.png', data: GIF }, { name: 'a.zip', data: ZIP }], {}, { 'accept-language': 'zh' })
+      expect(reply.body).toEqual(
+        okBody(
+          {
+            total: 2,
+            success: 0,
+            failed: 2,
+            results: [
+              { original_name: 'x.png', status: 'failed', error: '文件名“x.png”的扩展名是 .png，但内容是 image/gif；请改名或发送正确的文件' },
+              { original_name: 'a.zip', status: 'failed', error: `“a.zip”的类型为 application/zip，不被接受；允许的类型：${ALLOWED_TYPES.join(', ')}` },
+            ],
+          },
+          '文件已处理',
+        ),
+      )
+      const many = Array.from({ length: 21 }, (_, i) => ({ name: `f${i}.txt`, data: `file ${i}` }))
+      expect((await send(t.app, 'batch-upload', admin, many, {}, { 'accept-language': 'zh' })).body).toEqual(errorBody(400, '每批最多发送 20 个文件'))
+    })
+
     test('21 files → 400 and nothing stored', async () => {
       const before = await stored()
       const parts = Array.from({ length: 21 }, (_, i) => ({ name: `f${i}.txt`, data: `file ${i}` }))
@@ -721,6 +764,8 @@ describe.each([
       const reply = await req(t.app, 'GET', `${API}/file-info?file_id=${id}`, { token: admin })
       expect(reply.status).toBe(404)
       expect(reply.body).toEqual(errorBody(404, `File ${id} does not exist`))
+      const zh = await req(t.app, 'GET', `${API}/file-info?file_id=${id}`, { token: admin, headers: { 'accept-language': 'zh' } })
+      expect(zh.body).toEqual(errorBody(404, `文件 ${id} 不存在`))
     })
 
     test('a file_id that is not a UUID → 400; a missing one → 400', async () => {
@@ -1326,6 +1371,10 @@ describe.each([
           },
           'Files processed',
         ),
+      )
+      const again = await req(t.app, 'DELETE', `${API}/batch-delete`, { token: bob.token, body: { file_ids: [a.id] }, headers: { 'accept-language': 'zh' } })
+      expect(again.body).toEqual(
+        okBody({ total: 1, success: 0, failed: 1, results: [{ file_id: a.id, status: 'failed', error: `文件 ${a.id} 不存在` }] }, '文件已处理'),
       )
       expect(await stored()).toEqual({
         rows: before.rows.filter((id) => id !== a.id && id !== b.id),

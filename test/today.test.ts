@@ -201,6 +201,8 @@ describe('Friday in Shanghai, still Thursday in New York', () => {
     expect((await board(admin, '?group_id=999')).body).toEqual(
       errorBody(400, 'group_id names attendance group 999, which does not exist', { errors: [{ field: 'group_id', message: 'does not exist' }], timestamp: FIRST }),
     )
+    const zh = await req(t.app, 'GET', '/api/v1/admin/attendance/today?group_id=999', { token: admin, headers: { 'accept-language': 'zh' } })
+    expect(zh.body).toEqual(errorBody(400, 'group_id 指定的考勤组 999 不存在', { errors: [{ field: 'group_id', message: '不存在' }], timestamp: FIRST }))
   })
 
   test('an employee who manages no one, and a caller with no employee record, are refused', async () => {
@@ -210,6 +212,12 @@ describe('Friday in Shanghai, still Thursday in New York', () => {
       { timestamp: FIRST },
     )
     expect((await board(tokens.ann)).body).toEqual(refusal)
+    const zh = await req(t.app, 'GET', '/api/v1/admin/attendance/today', { token: tokens.ann, headers: { 'accept-language': 'zh' } })
+    expect(zh.body).toEqual(
+      errorBody(403, '今日看板仅供拥有 attendance_records:read 权限的账号和负责人查看：您的账号没有关联到负责员工或考勤组的在职员工', {
+        timestamp: FIRST,
+      }),
+    )
     const plain = (await ok('POST', '/api/v1/admin/users', { username: 'no-record', password: 'no-record-password-1', name: 'No Record' })).id
     expect(plain).toBeGreaterThan(0)
     expect((await board(await login(t.app, 'no-record', 'no-record-password-1'))).body).toEqual(refusal)

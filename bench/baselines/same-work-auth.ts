@@ -7,6 +7,8 @@
  */
 import { jwtVerify } from 'jose'
 import { ForbiddenError, UnauthorizedError } from '../../src/http/errors'
+import { say } from '../../src/http/messages'
+import { say as rbac } from '../../src/modules/rbac/messages'
 import type { SameWorkDb } from './same-work-db'
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
@@ -78,22 +80,23 @@ export function createCallerCheck(db: SameWorkDb, secret: string) {
     const match = authorization ? BEARER.exec(authorization) : null
     if (!match) throw new UnauthorizedError()
     const claims = await claimsOf(match[1])
-    if (!claims) throw new UnauthorizedError('The access token is invalid or has expired; refresh it or sign in again')
+    if (!claims) throw new UnauthorizedError(say.tokenInvalid())
     const caller = callerOf(claims.userId)
-    if (!caller) throw new UnauthorizedError('The account of this token no longer exists')
-    if (caller.status !== 1) throw new UnauthorizedError('This account is disabled; ask an administrator to enable it')
-    if (caller.tokenVersion !== claims.tokenVersion)
-      throw new UnauthorizedError('This session has ended (signed out or password changed); sign in again')
+    if (!caller) throw new UnauthorizedError(say.accountGone())
+    if (caller.status !== 1) throw new UnauthorizedError(say.accountDisabled())
+    if (caller.tokenVersion !== claims.tokenVersion) throw new UnauthorizedError(say.sessionEnded())
     const resource = permission.slice(0, permission.indexOf(':'))
     if (!caller.admin && !caller.permissions.has(permission) && !caller.permissions.has(`${resource}:manage`))
-      throw new ForbiddenError(`Your roles do not grant the permission ${permission}; ask an administrator for it`)
+      throw new ForbiddenError(say.permissionMissing({ permission }))
     return caller
   }
 }
 
+/** What an account with no employee record has none of, as the refusal names it (rbac/access.ts). */
+const MISSING = { attendance: rbac.ownAttendance, 'salary records': rbac.ownSalaries, leave: rbac.ownLeave } as const
+
 /** The caller's employee; 403 for an account linked to none, as Workforce says it. */
-export function linkedEmployee(caller: Caller, missing: string): number {
-  if (caller.employeeId === null)
-    throw new ForbiddenError(`Your account is not linked to an employee, so it has no ${missing}; ask an administrator to link it`)
+export function linkedEmployee(caller: Caller, missing: keyof typeof MISSING): number {
+  if (caller.employeeId === null) throw new ForbiddenError(rbac.notLinked({ what: MISSING[missing]() }))
   return caller.employeeId
 }

@@ -7,11 +7,14 @@
  * SELECT … RETURNING. Only the failure paths S1 never takes are shortened (a refused position
  * is answered 400 without keeping the attempt).
  */
-import { ConflictError, ValidationError } from '../../src/http/errors'
+import { ConflictError, ValidationError, type FieldError } from '../../src/http/errors'
+import { say as http } from '../../src/http/messages'
 import { localDate } from '../../src/lib/local-time'
+import { render, ruleMessage } from '../../src/lib/messages'
 import { statusText } from '../../src/lib/status-text'
 import type { Locale } from '../../src/config'
 import { judgePosition } from '../../src/modules/attendance/geofence'
+import { rules, say } from '../../src/modules/attendance/messages'
 import { judgeClockIn } from '../../src/modules/attendance/policy'
 import { shiftColumns, shiftNow, shiftOfDay } from '../../src/modules/attendance/records'
 import type { RuleRow } from '../../src/modules/attendance/setup-repository'
@@ -54,35 +57,43 @@ export interface ClockBody {
   note?: string
 }
 
-/** What Workforce's ClockBody model and JSON reader accept: an object, coordinates in range, a note of at most 500 characters without NUL. */
+/**
+ * What Workforce's JSON reader and ClockBody model accept, refused as they refuse it: a note with
+ * NUL by the reader (json-body.ts), then every field the model refuses (the error handler's
+ * "Invalid request: field problem", naming the first): an object, coordinates in range, a note of
+ * at most 500 characters.
+ */
 export function clockBody(body: unknown): ClockBody {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('Invalid request: the body must be a JSON object')
-  const { latitude, longitude, note } = body as Record<string, unknown>
-  const coordinate = (name: string, value: unknown, limit: number) => {
+  const { note } = (body ?? {}) as Record<string, unknown>
+  if (typeof note === 'string' && note.includes('\u0000')) throw new ValidationError(http.nulInField({ key: 'note' }))
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw refused([{ field: 'body', message: http.mustBeObject() }])
+  const { latitude, longitude } = body as Record<string, unknown>
+  const problems: FieldError[] = []
+  const coordinate = (name: 'latitude' | 'longitude', value: unknown, limit: number) => {
     if (value !== undefined && (typeof value !== 'number' || !(Math.abs(value) <= limit)))
-      throw new ValidationError(`Invalid request: ${name} must be a ${name} from -${limit} to ${limit}`, [{ field: name, message: `must be a ${name} from -${limit} to ${limit}` }])
+      problems.push({ field: name, message: ruleMessage(rules[name], name) })
   }
   coordinate('latitude', latitude, 90)
   coordinate('longitude', longitude, 180)
-  if (note !== undefined && (typeof note !== 'string' || note.length > 500 || note.includes('\u0000')))
-    throw new ValidationError('Invalid request: note must be a text of at most 500 characters', [{ field: 'note', message: 'must be a text of at most 500 characters' }])
+  if (note !== undefined && typeof note !== 'string') problems.push({ field: 'note', message: http.mustBeString() })
+  else if (typeof note === 'string' && note.length > 500) problems.push({ field: 'note', message: http.maxLength({ n: 500 }) })
+  if (problems.length > 0) throw refused(problems)
   return body as ClockBody
 }
 
+const refused = (problems: FieldError[]) =>
+  new ValidationError(http.invalidField({ field: problems[0].field, problem: problems[0].message }), problems)
+
 export function clockIn(db: SameWorkDb, context: Context, input: ClockBody, locale: Locale) {
   const now = new Date()
-  if (!context.active) throw new ValidationError('You are marked as having left (employee status 0), so you can no longer clock in or out')
+  if (!context.active) throw new ValidationError(say.hasLeftClock())
   const group = context.membership?.group
-  if (!group) throw new ValidationError('You are not in an attendance group; ask an administrator to add you to one')
+  if (!group) throw new ValidationError(say.notInGroupAsk())
   const found = shiftNow(context.rules, context.zone, now)
   if (!found)
-    throw new ValidationError(
-      group.status === 1
-        ? `Your attendance group "${group.name}" has no enabled rule; ask an administrator to add one`
-        : `Your attendance group "${group.name}" is disabled; ask an administrator to enable it`,
-    )
+    throw new ValidationError(group.status === 1 ? say.groupWithoutRuleAsk({ group: group.name }) : say.groupDisabledAsk({ group: group.name }))
   const { rule, workDate } = found
-  const verdict = judgePosition(rule, input, 'clock in')
+  const verdict = judgePosition(rule, input, 'clock_in')
   if (!verdict.allowed) throw new ValidationError(verdict.message)
 
   const kind = db.kindOn(group.companyId, workDate)
@@ -107,15 +118,18 @@ export function clockIn(db: SameWorkDb, context: Context, input: ClockBody, loca
       context.employeeId, workDate, context.employeeId, at, workDate,
     ]) // prettier-ignore
   } catch (error) {
-    if (error instanceof Error && error.message.includes('UNIQUE constraint failed')) throw new ConflictError(`You have already clocked in for ${workDate}`)
+    if (error instanceof Error && error.message.includes('UNIQUE constraint failed')) throw new ConflictError(say.alreadyClockedIn({ date: workDate }))
     throw error
   }
   if (!row) {
     const other = db.refusingDate(context.employeeId, workDate, at)
-    throw new ConflictError(
-      other !== null && other < workDate ? `You are still clocked in for ${other}; clock out first` : `You have already clocked in for ${other ?? workDate}`,
-    )
+    throw new ConflictError(other !== null && other < workDate ? say.stillClockedIn({ date: other }) : say.alreadyClockedIn({ date: other ?? workDate }))
   }
+  const message = !shift.workDay
+    ? say.clockedInOffDay()
+    : outcome.status === 1
+      ? say.clockedInLate({ minutes: outcome.lateMinutes })
+      : say.clockedInOnTime()
   const status = row[CLOCKED_IN.status] as number
   const lateMinutes = row[CLOCKED_IN.late_minutes] as number
   return {
@@ -125,7 +139,7 @@ export function clockIn(db: SameWorkDb, context: Context, input: ClockBody, loca
     status,
     status_text: statusText('attendance', status, locale),
     late_minutes: lateMinutes,
-    message: !shift.workDay ? 'Clocked in on a day off' : outcome.status === 1 ? `Clocked in ${outcome.lateMinutes} minutes late` : 'Clocked in on time',
+    message: render(message, locale),
   }
 }
 

@@ -9,10 +9,13 @@
  */
 import type { Locale } from '../../src/config'
 import { NotFoundError, ValidationError } from '../../src/http/errors'
+import { say as http } from '../../src/http/messages'
+import { ruleMessage } from '../../src/lib/messages'
 import { toYuan } from '../../src/lib/money'
 import { statusText } from '../../src/lib/status-text'
 import { hoursOf } from '../../src/modules/attendance/policy'
 import { toRuleResponse } from '../../src/modules/attendance/setup-shapes'
+import { monthRule, say } from '../../src/modules/salaries/messages'
 import { todayWorkDate, type Context } from './same-work-clock-in'
 import { RECORD, SALARY, type SameWorkDb } from './same-work-db'
 
@@ -58,14 +61,19 @@ export function today(db: SameWorkDb, context: Context, locale: Locale) {
 }
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/
+/** The path model's rule text (salaries/model.ts), as the error handler words a refused month. */
+const MONTH_RULE = monthRule('month')
 const INCOME = ['basic_salary', 'seniority_pay', 'performance_pay', 'overtime_pay', 'bonus', 'allowance'] as const
 const DEDUCTIONS = ['attendance_deduction', 'personal_insurance', 'personal_tax', 'housing_fund', 'other_deductions'] as const
 
 /** The caller's salary of a month; 400 for no month, 404 for none. */
 export function salaryOfMonth(db: SameWorkDb, employeeId: number, month: string, locale: Locale) {
-  if (!MONTH.test(month)) throw new ValidationError('month must be a month written YYYY-MM', [{ field: 'month', message: 'must be a month written YYYY-MM' }])
+  if (!MONTH.test(month)) {
+    const problem = ruleMessage(MONTH_RULE, 'month')
+    throw new ValidationError(http.invalidField({ field: 'month', problem }), [{ field: 'month', message: problem }])
+  }
   const row = db.salaryOf(employeeId, month)
-  if (!row) throw new NotFoundError(`You have no salary record for ${month}`)
+  if (!row) throw new NotFoundError(say.noneForMonth({ month }))
   const fen = (column: keyof typeof SALARY) => row[SALARY[column]] as number
   const yuan = (items: readonly (keyof typeof SALARY)[], total: number) => {
     const amounts: Record<string, number> = {}

@@ -13,8 +13,12 @@
  * on the seeded database and drives it with S1's and S2's requests.
  */
 import type { Locale } from '../../src/config'
-import { AppError, NotFoundError } from '../../src/http/errors'
+import { AppError, NotFoundError, PayloadTooLargeError, renderFieldErrors, ValidationError } from '../../src/http/errors'
+import { say as http } from '../../src/http/messages'
+import { render, type Message } from '../../src/lib/messages'
 import { pickLocale } from '../../src/lib/status-text'
+import { say as attendance } from '../../src/modules/attendance/messages'
+import { say as health } from '../../src/modules/health/messages'
 import { createCallerCheck, linkedEmployee } from './same-work-auth'
 import { clockBody, clockIn, contextReader } from './same-work-clock-in'
 import { openSameWork } from './same-work-db'
@@ -47,17 +51,29 @@ function reply(request: Request, status: number, envelope: object, headers: Reco
   return new Response(text, { status, headers })
 }
 
-const ok = (request: Request, data: unknown, message = 'success') =>
-  reply(request, 200, { code: 200, message, data, timestamp: new Date().toISOString() })
+const localeOf = (request: Request): Locale => pickLocale(request.headers.get('accept-language'), fallbackLocale)
 
+/** A success envelope, its message in the request's language (Workforce's `envelopeLanguage`). */
+const ok = (request: Request, locale: Locale, data: unknown, message: Message = http.success()) =>
+  reply(request, 200, { code: 200, message: render(message, locale), data, timestamp: new Date().toISOString() })
+
+/** An error envelope as Workforce's error handler makes it: the messages in the request's language. */
 function failure(request: Request, error: unknown): Response {
+  const locale = localeOf(request)
   if (error instanceof AppError) {
-    const { status, message, errors, headers } = error
-    const envelope = { code: status, message, data: null, timestamp: new Date().toISOString(), ...(errors ? { errors } : {}) }
+    const { status, text, errors, headers } = error
+    const envelope = {
+      code: status,
+      message: render(text, locale),
+      data: null,
+      timestamp: new Date().toISOString(),
+      ...(errors ? { errors: renderFieldErrors(errors, locale) } : {}),
+    }
     return reply(request, status, envelope, headers ? { ...FAILED, ...headers } : FAILED)
   }
   console.error(error)
-  return reply(request, 500, { code: 500, message: 'Internal server error', data: null, timestamp: new Date().toISOString() }, FAILED)
+  const envelope = { code: 500, message: render(http.internalLogged(), locale), data: null, timestamp: new Date().toISOString() }
+  return reply(request, 500, envelope, FAILED)
 }
 
 /** A route's work: the caller checked for `permission` first, any domain error answered as Workforce answers it. */
@@ -66,7 +82,7 @@ const route =
   async (request: Request) => {
     try {
       const caller = await check(request.headers.get('authorization'), permission)
-      return await work(request, caller, pickLocale(request.headers.get('accept-language'), fallbackLocale))
+      return await work(request, caller, localeOf(request))
     } catch (error) {
       return failure(request, error)
     }
@@ -74,11 +90,11 @@ const route =
 
 async function jsonBody(request: Request): Promise<unknown> {
   if (Number(request.headers.get('content-length')) > JSON_BODY_LIMIT)
-    throw new AppError(413, `The JSON body is larger than 1 MiB; send less data per request`)
+    throw new PayloadTooLargeError(http.bodyTooLarge({ mib: JSON_BODY_LIMIT / 1024 / 1024 }))
   try {
     return await request.json()
-  } catch {
-    throw new AppError(400, 'The body is not valid JSON')
+  } catch (error) {
+    throw new ValidationError(http.bodyNotJson({ detail: (error as Error).message }))
   }
 }
 
@@ -87,26 +103,26 @@ const server = Bun.serve({
   port: Number(env.PORT ?? 8081),
   reusePort: true,
   routes: {
-    '/health': (request) => ok(request, { status: 'ok', database: db.healthy() ? 'up' : 'down' }, 'healthy'),
+    '/health': (request) => ok(request, localeOf(request), { status: 'ok', database: db.healthy() ? 'up' : 'down' }, health.healthy()),
     '/api/v1/attendance/clock-in': {
       POST: route('attendance:clock', async (request, caller, locale) => {
         const input = clockBody(await jsonBody(request))
-        return ok(request, clockIn(db, contextOf(linkedEmployee(caller, 'attendance')), input, locale), 'Clocked in')
+        return ok(request, locale, clockIn(db, contextOf(linkedEmployee(caller, 'attendance')), input, locale), attendance.clockedIn())
       }),
     },
     '/api/v1/attendance/today': {
       GET: route('attendance:view', (request, caller, locale) => {
         const record = today(db, contextOf(linkedEmployee(caller, 'attendance')), locale)
-        return ok(request, record, record ? 'success' : 'No attendance record today')
+        return ok(request, locale, record, record ? undefined : attendance.noRecordToday())
       }),
     },
     '/api/v1/employees/salaries/:month': {
       GET: route('salaries:read_own', (request, caller, locale) =>
-        ok(request, salaryOfMonth(db, linkedEmployee(caller, 'salary records'), (request as Bun.BunRequest<'/:month'>).params.month, locale)),
+        ok(request, locale, salaryOfMonth(db, linkedEmployee(caller, 'salary records'), (request as Bun.BunRequest<'/:month'>).params.month, locale)),
       ),
     },
   },
-  fetch: (request) => failure(request, new NotFoundError(`No route ${request.method} ${new URL(request.url).pathname}`)),
+  fetch: (request) => failure(request, new NotFoundError(http.noEndpoint({ method: request.method, path: new URL(request.url).pathname }))),
 })
 
 process.on('SIGTERM', () => {

@@ -1,7 +1,9 @@
 import type { Clock } from '../lib/clock'
 import { freeBytes } from '../lib/disk-space'
 import type { Logger } from '../lib/logger'
+import type { Message } from '../lib/messages'
 import type { DiskFault } from '../lib/sqlite-errors'
+import { say } from './messages'
 
 /*
  * A database write refused for lack of space, a read-only or a failing disk (CONTRACT §25): a 503 with
@@ -15,15 +17,15 @@ export const FAULT_EPISODE_GAP_MS = 60_000
 /** Seconds a client waits before trying again: freeing space or remounting a disk takes a person. */
 export const DISK_FAULT_RETRY_AFTER_SECONDS = 30
 
-const MESSAGES: Record<DiskFault, string> = {
-  full: 'The server’s disk is full, so this change was not saved; try again later. The operator has been told: space must be freed on the database’s disk',
-  'read-only': 'The database’s disk is read-only, so this change was not saved; try again later. The operator has been told: the disk must be writable again',
-  io: 'The database’s disk failed to read or write (I/O error), so this change was not saved; try again later. The operator has been told: the disk must be checked',
+const MESSAGES: Record<DiskFault, () => Message> = {
+  full: say.diskFull,
+  'read-only': say.diskReadOnly,
+  io: say.diskFailing,
 }
 
 export interface DiskFaultLog {
   /** The message the client gets for the fault; the first fault of an episode is logged with the free space of `folders`. */
-  report(fault: DiskFault, context: Record<string, unknown>): string
+  report(fault: DiskFault, context: Record<string, unknown>): Message
 }
 
 export function createDiskFaultLog({ logger, clock, folders }: { logger: Logger; clock: Clock; folders: string[] }): DiskFaultLog {
@@ -39,7 +41,7 @@ export function createDiskFaultLog({ logger, clock, folders }: { logger: Logger;
           free_bytes: Object.fromEntries(folders.map((folder) => [folder, freeBytes(folder)])),
           note: `logged once; further faults of this kind less than ${FAULT_EPISODE_GAP_MS / 1000} s apart are not`,
         })
-      return MESSAGES[fault]
+      return MESSAGES[fault]()
     },
   }
 }

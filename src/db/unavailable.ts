@@ -1,4 +1,6 @@
+import { render, type Message } from '../lib/messages'
 import { isBusy } from '../lib/sqlite-errors'
+import { say } from './messages'
 
 /*
  * When the database cannot do the work in time, what the service says: a DatabaseUnavailableError
@@ -10,39 +12,32 @@ export type Unavailability = 'busy' | 'timeout' | 'unreachable'
 
 const RETRY_AFTER_SECONDS: Record<Unavailability, number> = { busy: 1, timeout: 5, unreachable: 5 }
 
-/** The database could not do the work in time; answered 503 with Retry-After (src/http/error-handler.ts). */
+/**
+ * The database could not do the work in time; answered 503 with Retry-After (src/http/error-handler.ts),
+ * `text` in the request's language. `message` (for logs) is the English.
+ */
 export class DatabaseUnavailableError extends Error {
   readonly retryAfterSeconds: number
 
   constructor(
     readonly reason: Unavailability,
-    message: string,
+    readonly text: Message,
     /** a change was sent and its outcome is not known (a COMMIT or a lone write that ran out of time) */
     readonly outcomeUnknown = false,
     cause?: unknown,
   ) {
-    super(message, { cause })
+    super(render(text, 'en'), { cause })
     this.name = 'DatabaseUnavailableError'
     this.retryAfterSeconds = RETRY_AFTER_SECONDS[reason]
   }
 }
 
-const BUSY_MESSAGE = 'The database is busy with other changes; try again in a moment'
+export const busyError = (cause?: unknown) => new DatabaseUnavailableError('busy', say.busy(), false, cause)
 
-export const busyError = (cause?: unknown) => new DatabaseUnavailableError('busy', BUSY_MESSAGE, false, cause)
-
-/** What to do when a change was sent and no answer came back: the same words for a timeout and a lost connection. */
-const OUTCOME_UNKNOWN = 'this change may or may not have been saved; check before repeating it, or repeat it with the same Idempotency-Key'
-
+/** When a change was sent and no answer came back, the message says what to do: the same words for a timeout and a lost connection. */
 export function timeoutError(ms: number, outcomeUnknown: boolean): DatabaseUnavailableError {
   const seconds = Math.max(0.1, Math.round(ms / 100) / 10)
-  return new DatabaseUnavailableError(
-    'timeout',
-    outcomeUnknown
-      ? `The database did not answer within ${seconds} s: ${OUTCOME_UNKNOWN}`
-      : `The database did not answer within ${seconds} s; try again later`,
-    outcomeUnknown,
-  )
+  return new DatabaseUnavailableError('timeout', outcomeUnknown ? say.timeoutOutcomeUnknown({ seconds }) : say.timeout({ seconds }), outcomeUnknown)
 }
 
 /** The DatabaseUnavailableError in an error's cause chain (Drizzle wraps what the client throws). */
@@ -59,7 +54,7 @@ export function unavailableIn(error: unknown): DatabaseUnavailableError | null {
 export const unreachableError = (outcomeUnknown: boolean, cause?: unknown) =>
   new DatabaseUnavailableError(
     'unreachable',
-    outcomeUnknown ? `The connection to the database was lost before it answered: ${OUTCOME_UNKNOWN}` : 'The database cannot be reached; try again later',
+    outcomeUnknown ? say.lostOutcomeUnknown() : say.unreachable(),
     outcomeUnknown,
     cause,
   )

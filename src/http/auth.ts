@@ -1,3 +1,4 @@
+import { say } from './messages'
 import { Elysia } from 'elysia'
 import { clientAddress, trustedAddresses } from '../lib/client-address'
 import type { TokenService } from '../modules/auth/tokens'
@@ -18,12 +19,12 @@ export async function authenticate(
   const match = authorization ? BEARER.exec(authorization) : null
   if (!match) throw new UnauthorizedError()
   const claims = await tokens.verifyAccess(match[1])
-  if (!claims) throw new UnauthorizedError('The access token is invalid or has expired; refresh it or sign in again')
+  if (!claims) throw new UnauthorizedError(say.tokenInvalid())
   const principal = await access.get(claims.userId)
-  if (!principal) throw new UnauthorizedError('The account of this token no longer exists')
-  if (principal.status !== 1) throw new UnauthorizedError('This account is disabled; ask an administrator to enable it')
+  if (!principal) throw new UnauthorizedError(say.accountGone())
+  if (principal.status !== 1) throw new UnauthorizedError(say.accountDisabled())
   if (principal.tokenVersion !== claims.tokenVersion)
-    throw new UnauthorizedError('This session has ended (signed out or password changed); sign in again')
+    throw new UnauthorizedError(say.sessionEnded())
   return principal
 }
 
@@ -77,7 +78,7 @@ export function createAuthGuard(tokens: TokenService, access: AccessResolver, cl
       async transform({ headers, request }) {
         const principal = await authenticate(headers.authorization, tokens, access)
         if (!allows(principal.ability, permission))
-          throw new ForbiddenError(`Your roles do not grant the permission ${permission}; ask an administrator for it`)
+          throw new ForbiddenError(say.permissionMissing({ permission }))
         checked.set(request, principal)
       },
       resolve,

@@ -1,3 +1,4 @@
+import { say } from './messages'
 import { existsSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { Elysia } from 'elysia'
@@ -98,7 +99,7 @@ export const consoleAssets = (assets: ConsoleAssets | null) =>
     '/assets/:file',
     (context) => {
       const asset = assets?.asset(context.params.file)
-      if (!asset) throw new NotFoundError(`No console asset ${context.params.file}`)
+      if (!asset) throw new NotFoundError(say.noConsoleAsset({ file: context.params.file }))
       return sendAsset(asset, context, CACHE_IMMUTABLE)
     },
     { detail: { hide: true } },

@@ -1,3 +1,4 @@
+import { say } from './messages'
 import { Elysia } from 'elysia'
 import { docsAsset, docsPage } from './docs-assets'
 import { NotFoundError } from './errors'
@@ -29,7 +30,7 @@ export const docs = (version: string, publicUrl: string) =>
       (context) => {
         const { file } = context.params
         const asset = docsAsset(file)
-        if (!asset) throw new NotFoundError(`No docs asset ${file}`)
+        if (!asset) throw new NotFoundError(say.noDocsAsset({ file }))
         const versioned = new URL(context.request.url).searchParams.get('v') === asset.tag
         return sendAsset(asset, context, versioned ? CACHE_IMMUTABLE : 'public, max-age=3600')
       },

@@ -1,6 +1,10 @@
 import { TransformKind } from '@sinclair/typebox'
-import { t, type TSchema } from 'elysia'
+import { Elysia, t, type TSchema } from 'elysia'
+import type { Locale } from '../config'
 import type { Clock } from '../lib/clock'
+import { type Message, render } from '../lib/messages'
+import { pickLocale } from '../lib/status-text'
+import { say } from './messages'
 
 /** The body every JSON response has: {code, message, data, timestamp}. */
 export const Envelope = <T extends TSchema>(data: T) =>
@@ -47,16 +51,39 @@ export interface Envelope<T> {
 
 export type Replier = ReturnType<typeof replier>
 
-/** Builds success envelopes stamped by the injected clock. */
+/**
+ * Builds success envelopes stamped by the injected clock. The message is a catalogue message
+ * until `envelopeLanguage` renders it in the request's language, before the answer is checked
+ * against its model; the type says string, which is what the client gets.
+ */
 export function replier(clock: Clock) {
+  const envelope = <T>(data: T, message: Message): Envelope<T> => ({
+    code: 200,
+    message: message as unknown as string,
+    data,
+    timestamp: clock.now().toISOString(),
+  })
   return {
-    ok<T>(data: T, message = 'success'): Envelope<T> {
-      return { code: 200, message, data, timestamp: clock.now().toISOString() }
+    ok<T>(data: T, message: Message = say.success()): Envelope<T> {
+      return envelope(data, message)
     },
     /** A created resource: HTTP 201 with body code 200 (CONTRACT §1). */
-    created<T>(set: { status?: number | string }, data: T, message = 'created'): Envelope<T> {
+    created<T>(set: { status?: number | string }, data: T, message: Message = say.created()): Envelope<T> {
       set.status = 201
-      return { code: 200, message, data, timestamp: clock.now().toISOString() }
+      return envelope(data, message)
     },
   }
+}
+
+/**
+ * Renders a success envelope's message in the request's language (`Accept-Language`, else
+ * `fallback`). Typed as returning nothing so that routes' answer types stay their own.
+ */
+export function envelopeLanguage(fallback: Locale) {
+  const renderMessage: (context: { responseValue: unknown; request: Request }) => void = ({ responseValue, request }) => {
+    const answer = responseValue as { message?: unknown } | null
+    if (answer === null || typeof answer !== 'object' || typeof answer.message !== 'object' || answer.message === null) return
+    return { ...answer, message: render(answer.message as Message, pickLocale(request.headers.get('accept-language'), fallback)) }
+  }
+  return new Elysia({ name: 'envelope-language', seed: fallback }).onAfterHandle({ as: 'global' }, renderMessage)
 }

@@ -1,3 +1,4 @@
+import { say } from './messages'
 import { Elysia } from 'elysia'
 import { unavailableIn } from '../db/unavailable'
 import type { Logger } from '../lib/logger'
@@ -174,27 +175,20 @@ async function answerOf(value: unknown, status: number, headers: Record<string, 
 }
 
 const keyProblem = () =>
-  new ValidationError(`The ${IDEMPOTENCY_HEADER} header must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters long`, [
-    {
-      field: IDEMPOTENCY_HEADER,
-      message: `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters long`,
-    },
+  new ValidationError(say.idempotencyKeyLength({ header: IDEMPOTENCY_HEADER, max: IDEMPOTENCY_KEY_MAX_LENGTH }), [
+    { field: IDEMPOTENCY_HEADER, message: say.idempotencyKeyLengthField({ max: IDEMPOTENCY_KEY_MAX_LENGTH }) },
   ])
 
 const stillRunning = (key: string) =>
-  new AppError(409, `A request with ${IDEMPOTENCY_HEADER} "${key}" is still being processed; send it again once that one has been answered`, undefined, {
+  new AppError(409, say.idempotencyRunning({ header: IDEMPOTENCY_HEADER, key }), undefined, {
     'Retry-After': '1',
   })
 
 const outcomeUnknown = (key: string) =>
-  new ConflictError(
-    `The first request with ${IDEMPOTENCY_HEADER} "${key}" was cut short and its outcome is unknown: its change may or may not have been saved. Check before repeating it, with a new key`,
-  )
+  new ConflictError(say.idempotencyUnknown({ header: IDEMPOTENCY_HEADER, key }))
 
 const anotherRequest = (key: string) =>
-  new ConflictError(
-    `${IDEMPOTENCY_HEADER} "${key}" was used within the last 24 hours for another request (another method, path or body); use a new key for a new request`,
-  )
+  new ConflictError(say.idempotencyOther({ header: IDEMPOTENCY_HEADER, key }))
 
 /**
  * The Idempotency-Key layer: `callerOf` names the signed-in account of a request (the auth guard

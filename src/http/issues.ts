@@ -1,4 +1,6 @@
+import { type Message, ruleMessage } from '../lib/messages'
 import type { FieldError } from './errors'
+import { say } from './messages'
 
 /*
  * TypeBox's validation issues in words a person can act on: "is required", "must be ...". Used by
@@ -15,32 +17,41 @@ function customMessage(schema: Schema | undefined): string | undefined {
   return schema?.anyOf?.map(customMessage).find((message) => message !== undefined)
 }
 
-const TYPEBOX_MESSAGES: [RegExp, (...groups: string[]) => string][] = [
-  [/^Expected string length greater or equal to (\d+)$/, (n) => `must be at least ${n} character${n === '1' ? '' : 's'} long`],
-  [/^Expected string length less or equal to (\d+)$/, (n) => `must be at most ${n} characters long`],
-  [/^Expected (?:integer|number) to be greater or equal to (\S+)$/, (n) => `must be at least ${n}`],
-  [/^Expected (?:integer|number) to be less or equal to (\S+)$/, (n) => `must be at most ${n}`],
-  [/^Expected array length to be less or equal to (\d+)$/, (n) => `must have at most ${n} item${n === '1' ? '' : 's'}`],
-  [/^Expected array length to be greater or equal to (\d+)$/, (n) => `must have at least ${n} item${n === '1' ? '' : 's'}`],
-  [/^Expected (integer|number|boolean|string|null)$/, (type) => `must be a${type === 'integer' ? 'n' : ''} ${type}`],
-  [/^Expected (object|array)$/, (type) => `must be a JSON ${type}`],
+const TYPES = {
+  integer: say.mustBeInteger,
+  number: say.mustBeNumber,
+  boolean: say.mustBeBoolean,
+  string: say.mustBeString,
+  null: say.mustBeNull,
+  object: say.mustBeObject,
+  array: say.mustBeArray,
+} as const
+
+const TYPEBOX_MESSAGES: [RegExp, (...groups: string[]) => Message][] = [
+  [/^Expected string length greater or equal to (\d+)$/, (n) => say.minLength({ n })],
+  [/^Expected string length less or equal to (\d+)$/, (n) => say.maxLength({ n })],
+  [/^Expected (?:integer|number) to be greater or equal to (\S+)$/, (n) => say.minimum({ n })],
+  [/^Expected (?:integer|number) to be less or equal to (\S+)$/, (n) => say.maximum({ n })],
+  [/^Expected array length to be less or equal to (\d+)$/, (n) => say.maxItems({ n })],
+  [/^Expected array length to be greater or equal to (\d+)$/, (n) => say.minItems({ n })],
+  [/^Expected (integer|number|boolean|string|null|object|array)$/, (type) => TYPES[type as keyof typeof TYPES]()],
 ]
 
 /** What is wrong with one field, starting with a verb: "is required", "must be ...", "has ...". */
-function problem(issue: Issue, field: string): string {
-  if (issue.value === undefined && issue.path) return 'is required'
+function problem(issue: Issue, field: string): Message {
+  if (issue.value === undefined && issue.path) return say.required()
   const custom = customMessage(issue.schema)
   // query and path schemas name their field ("page must be ...") because coercion loses the path
-  if (custom) return custom.startsWith(`${field} `) ? custom.slice(field.length + 1) : custom
+  if (custom) return ruleMessage(custom, field)
   const message = issue.message ?? ''
-  if (message === 'Expected union value') return `has an unsupported value ${JSON.stringify(issue.value)?.slice(0, 50)}`
+  if (message === 'Expected union value') return say.unsupportedValue({ value: JSON.stringify(issue.value)?.slice(0, 50) ?? 'undefined' })
   if (message.startsWith('Expected string to match'))
-    return issue.schema?.description ? `must be ${issue.schema.description}` : 'has an unsupported format'
-  for (const [pattern, say] of TYPEBOX_MESSAGES) {
+    return issue.schema?.description ? ruleMessage(`must be ${issue.schema.description}`) : say.unsupportedFormat()
+  for (const [pattern, make] of TYPEBOX_MESSAGES) {
     const match = pattern.exec(message)
-    if (match) return say(...match.slice(1))
+    if (match) return make(...match.slice(1))
   }
-  return message ? message.charAt(0).toLowerCase() + message.slice(1) : 'is invalid'
+  return message ? say.unknownRule({ detail: message.charAt(0).toLowerCase() + message.slice(1) }) : say.invalid()
 }
 
 /**
@@ -53,7 +64,7 @@ export function issueErrors(issues: Iterable<Issue>, unnamed = 'value'): FieldEr
   for (const issue of issues) {
     const field = (issue.path ?? '').replace(/^\//, '').replaceAll('/', '.') || customMessage(issue.schema)?.split(' ')[0] || unnamed
     const message = problem(issue, field)
-    const key = `${field}:${message}`
+    const key = `${field}:${JSON.stringify(message)}`
     if (seen.has(key)) continue
     seen.add(key)
     result.push({ field, message })

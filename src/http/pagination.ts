@@ -1,18 +1,19 @@
 import { t, type TSchema } from 'elysia'
+import { ruleText } from '../lib/messages'
 
 export const MAX_PAGE_SIZE = 100
 
 /** `page` and `page_size` query fields; both at least 1, page_size above 100 is cut to 100. */
 export const pageQuery = (defaultPageSize: number) => ({
   page: t.Optional(
-    t.Integer({ minimum: 1, default: 1, description: 'Page number, from 1', error: 'page must be a whole number of at least 1' }),
+    t.Integer({ minimum: 1, default: 1, description: 'Page number, from 1', error: ruleText({ en: 'page must be a whole number of at least 1', zh: 'page 必须是不小于 1 的整数' }) }),
   ),
   page_size: t.Optional(
     t.Integer({
       minimum: 1,
       default: defaultPageSize,
       description: `Items per page (above ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE})`,
-      error: 'page_size must be a whole number of at least 1',
+      error: ruleText({ en: 'page_size must be a whole number of at least 1', zh: 'page_size 必须是不小于 1 的整数' }),
     }),
   ),
 })

@@ -1,4 +1,6 @@
 import { ValidationError } from '../http/errors'
+import type { Message } from './messages'
+import { say } from './input-messages'
 
 /** The largest amount of one item, in yuan (CONTRACT §6). */
 export const MAX_YUAN = 100_000_000
@@ -10,15 +12,15 @@ export const MAX_YUAN = 100_000_000
  * anything that is not a number → 400 naming the field.
  */
 export function toFen(value: unknown, field: string, maxYuan = MAX_YUAN): number {
-  const refuse = (problem: string): never => {
-    throw new ValidationError(`${field} ${problem}`, [{ field, message: problem }])
+  const refuse = (problem: Message): never => {
+    throw ValidationError.of([{ field, message: problem }])
   }
-  if (typeof value !== 'number') return refuse('must be a number of yuan')
-  if (!Number.isFinite(value)) return refuse('must be a finite number of yuan')
-  if (value < 0) return refuse('must not be negative')
-  if (value > maxYuan) return refuse(`must be at most ${maxYuan} yuan`)
+  if (typeof value !== 'number') return refuse(say.yuanNumber())
+  if (!Number.isFinite(value)) return refuse(say.yuanFinite())
+  if (value < 0) return refuse(say.notNegative())
+  if (value > maxYuan) return refuse(say.atMostYuan({ max: maxYuan }))
   const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(String(value))
-  if (!match) return refuse('must have at most 2 decimals (whole fen)')
+  if (!match) return refuse(say.wholeFen())
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
 }
 

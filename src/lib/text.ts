@@ -1,12 +1,14 @@
 import { ValidationError } from '../http/errors'
+import { say as http } from '../http/messages'
+import { say } from './input-messages'
 
 /** Trims a required text field; blank, or longer than `maxLength` after trimming, is a 400 naming the field. */
 export function requiredText(value: string, field: string, maxLength = Infinity): string {
   const trimmed = value.trim()
-  if (trimmed === '') throw new ValidationError(`${field} must not be blank`, [{ field, message: 'must not be blank' }])
+  if (trimmed === '') throw ValidationError.of([{ field, message: say.notBlank() }])
   if (trimmed.length > maxLength) {
-    const message = `must be at most ${maxLength} characters long`
-    throw new ValidationError(`Invalid request: ${field} ${message}`, [{ field, message }])
+    const problem = http.maxLength({ n: maxLength })
+    throw new ValidationError(http.invalidField({ field, problem }), [{ field, message: problem }])
   }
   return trimmed
 }

@@ -1,4 +1,5 @@
 import { ValidationError } from '../http/errors'
+import { say } from './input-messages'
 
 /** True when `zone` is an IANA time zone name the runtime knows (e.g. Asia/Shanghai, UTC). */
 export function isValidTimeZone(zone: string): boolean {
@@ -21,8 +22,6 @@ export function timeZoneField(value: string | null | undefined): string | null |
   if (value === undefined || value === null) return value
   const zone = canonicalTimeZone(value.trim())
   if (!zone)
-    throw new ValidationError(`"${value}" is not an IANA time zone; use a name such as Asia/Shanghai or UTC`, [
-      { field: 'timezone', message: 'is not an IANA time zone' },
-    ])
+    throw new ValidationError(say.notTimeZone({ value }), [{ field: 'timezone', message: say.notTimeZoneField() }])
   return zone
 }

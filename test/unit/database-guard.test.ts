@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/libsql'
 import { Elysia } from 'elysia'
 import { databaseOver, openDatabase, type Database } from '../../src/db/client'
 import { DEFAULT_RETRY, type RetryPolicy } from '../../src/db/guard'
-import { DatabaseUnavailableError, startUpProblem } from '../../src/db/unavailable'
+import { DatabaseUnavailableError, startUpProblem, timeoutError } from '../../src/db/unavailable'
 import { migrate } from '../../src/db/migrate'
 import { createDiskFaultLog, FAULT_EPISODE_GAP_MS } from '../../src/db/disk-faults'
 import { errorHandler } from '../../src/http/error-handler'
@@ -380,14 +380,14 @@ describe('writes in flight', () => {
 describe('the answer and the log', () => {
   const clock = fixedClock('2024-03-15T09:30:00.000Z')
 
-  async function answer(error: () => Promise<unknown>) {
+  async function answer(error: () => Promise<unknown>, headers: Record<string, string> = {}) {
     const lines: Record<string, unknown>[] = []
     const logger = createLogger('debug', (line) => void lines.push(JSON.parse(line)))
-    const app = new Elysia().use(errorHandler(clock, logger, createDiskFaultLog({ logger, clock, folders: [dir] }))).get('/fail', async () => {
+    const app = new Elysia().use(errorHandler(clock, logger, 'en', createDiskFaultLog({ logger, clock, folders: [dir] }))).get('/fail', async () => {
       await error()
       return 'unreachable'
     })
-    const response = await app.handle(new Request('http://localhost/fail'))
+    const response = await app.handle(new Request('http://localhost/fail', { headers }))
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json(), lines }
   }
 
@@ -438,6 +438,8 @@ describe('the answer and the log', () => {
     const reply = await answer(() => database.db.all(sql`select 1`))
     expect(reply).toMatchObject({ status: 503, retryAfter: '5', body: { code: 503, message: 'The database did not answer within 0.1 s; try again later' } })
     expect(reply.lines[0]).toMatchObject({ level: 'warn', reason: 'timeout', database: null })
+    const inChinese = await answer(() => database.db.all(sql`select 1`), { 'Accept-Language': 'zh-CN,zh;q=0.9' })
+    expect(inChinese).toMatchObject({ status: 503, retryAfter: '5', body: { code: 503, message: '数据库在 0.1 秒内没有响应；请稍后再试', data: null } })
   })
 
   test('a full, read-only or failing disk: 503 with Retry-After 30 naming the cause, logged once per episode with the free space', async () => {
@@ -445,11 +447,11 @@ describe('the answer and the log', () => {
     const logger = createLogger('debug', (line) => void lines.push(JSON.parse(line)))
     const episodes = fixedClock('2024-03-15T09:30:00.000Z')
     let fault = new LibsqlError('SQLite error: database or disk is full', 'SQLITE_FULL')
-    const app = new Elysia().use(errorHandler(episodes, logger, createDiskFaultLog({ logger, clock: episodes, folders: [dir] }))).post('/write', () => {
+    const app = new Elysia().use(errorHandler(episodes, logger, 'en', createDiskFaultLog({ logger, clock: episodes, folders: [dir] }))).post('/write', () => {
       throw new Error('Failed query: insert into "entries" ... params: [redacted]', { cause: fault })
     })
-    const write = async () => {
-      const response = await app.handle(new Request('http://localhost/write', { method: 'POST' }))
+    const write = async (headers: Record<string, string> = {}) => {
+      const response = await app.handle(new Request('http://localhost/write', { method: 'POST', headers }))
       return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { message: string } }
     }
     const full = {
@@ -485,6 +487,9 @@ describe('the answer and the log', () => {
     )
     fault = new LibsqlError('SQLite error: disk I/O error', 'SQLITE_IOERR_WRITE')
     expect((await write()).body.message).toStartWith('The database’s disk failed to read or write (I/O error)')
+    expect((await write({ 'Accept-Language': 'zh' })).body.message).toBe(
+      '数据库所在磁盘读写失败（I/O 错误），此次修改未保存；请稍后再试。已通知运维人员：需要检查磁盘',
+    )
     expect(lines.map((line) => line.message)).toEqual([
       'database disk fault: full',
       'database disk fault: full',
@@ -527,7 +532,7 @@ describe('a start-up that cannot use its database', () => {
     expect(startUpProblem(refused, 'libsql://db.example.internal')).toBe(
       'Cannot start: the libSQL server at DATABASE_URL libsql://db.example.internal refused the credentials (HTTP 401); check DATABASE_AUTH_TOKEN',
     )
-    const slow = new DatabaseUnavailableError('timeout', 'The database did not answer within 10 s; try again later')
+    const slow = timeoutError(10_000, false)
     expect(startUpProblem(slow, 'http://db:8080')).toBe('Cannot start: the database at DATABASE_URL http://db:8080 did not answer in time (DATABASE_TIMEOUT_MS); check the libSQL server')
     expect(startUpProblem(new Error('a bug'), 'http://db:8080')).toBeNull()
   })

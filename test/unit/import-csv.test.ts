@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ValidationError } from '../../src/http/errors'
+import { renderFieldErrors, ValidationError } from '../../src/http/errors'
 import { decodeText, MAX_ROWS, parseCsv } from '../../src/modules/employees/import/csv'
 
 /** The rows of a file as [row number, cells]: the numbers a spreadsheet shows. */
@@ -12,7 +12,7 @@ const refusal = (work: () => unknown) => {
   try {
     work()
   } catch (error) {
-    if (error instanceof ValidationError) return { message: error.message, errors: error.errors }
+    if (error instanceof ValidationError) return { message: error.message, errors: renderFieldErrors(error.errors ?? [], 'en'), zh: renderFieldErrors(error.errors ?? [], 'zh') }
     throw error
   }
   throw new Error('not refused')
@@ -59,6 +59,9 @@ describe('what is not CSV text', () => {
     expect(refusal(() => parseCsv(['name', ...rows(MAX_ROWS + 1)].join('\n'))).errors).toEqual([
       { field: 'file', message: 'The file has more than 5,000 rows of employees; import at most 5,000 at a time (split the file)' },
     ])
+    expect(refusal(() => parseCsv(['name', ...rows(MAX_ROWS + 1)].join('\n'))).zh).toEqual([
+      { field: 'file', message: '文件中的员工超过 5,000 行；每次最多导入 5,000 行（请拆分文件）' },
+    ])
   })
 
   test('a syntax error names its row, counted as above', () => {
@@ -68,6 +71,9 @@ describe('what is not CSV text', () => {
         field: 'file',
         message: 'The file is not valid CSV at row 3: a cell opens a double quote that is never closed; close it, or double a quote that is part of the text ("")',
       },
+    ])
+    expect(refusal(() => parseCsv('name\n\n"Ann\n')).zh).toEqual([
+      { row: 3, field: 'file', message: '文件在第 3 行不是有效的 CSV：某个单元格的双引号没有闭合；请补上闭合的引号，或把文本中的引号写成两个（""）' },
     ])
   })
 })

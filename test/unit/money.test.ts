@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'bun:test'
+import { ValidationError } from '../../src/http/errors'
+import { render } from '../../src/lib/messages'
 import { MAX_YUAN, toFen, toYuan } from '../../src/lib/money'
 
 describe('yuan to fen', () => {
@@ -60,6 +62,20 @@ describe('yuan to fen', () => {
   ]
   test.each(refused)('%p → 400: %s', (value, problem) => {
     expect(() => toFen(value, 'bonus')).toThrow(`bonus ${problem}`)
+  })
+
+  test('the refusals in Chinese', () => {
+    const chinese = (value: unknown) => {
+      try {
+        toFen(value, 'bonus')
+      } catch (error) {
+        return render((error as ValidationError).text, 'zh')
+      }
+    }
+    expect(chinese(1.234)).toBe('bonus：最多保留 2 位小数（精确到分）')
+    expect(chinese(-1)).toBe('bonus：不能为负数')
+    expect(chinese(1e21)).toBe(`bonus：不能超过 ${MAX_YUAN} 元`)
+    expect(chinese('19.99')).toBe('bonus：必须是以元为单位的数字')
   })
 })
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { ValidationError } from '../../src/http/errors'
+import { renderFieldErrors, ValidationError } from '../../src/http/errors'
+import { render } from '../../src/lib/messages'
 import { paymentDateAfter, type PaymentChange, type PaymentState } from '../../src/modules/salaries/payment-date'
 
 const TODAY = '2024-02-28'
@@ -49,8 +50,11 @@ describe('the payment date after a change', () => {
     expect((error as ValidationError).message).toBe(
       'payment_date 2024-02-01 cannot be set on an unpaid record (status "0"); send status "1" with it to mark the record paid, or leave payment_date out',
     )
-    expect((error as ValidationError).errors).toEqual([
+    expect(renderFieldErrors((error as ValidationError).errors ?? [], 'en')).toEqual([
       { field: 'payment_date', message: 'must be left out while the record is unpaid (status "0")' },
     ])
+    expect(render((error as ValidationError).text, 'zh')).toBe(
+      '未发放的记录（status "0"）不能设置 payment_date 2024-02-01；如要标记为已发放，请同时发送 status "1"，否则请不填 payment_date',
+    )
   })
 })

@@ -3,6 +3,7 @@ import { LibsqlError } from '@libsql/client'
 import { DrizzleQueryError } from 'drizzle-orm/errors'
 import { ServiceUnavailableError, TooManyRequestsError } from '../../src/http/errors'
 import { databaseError, isBusy, isUnreachable } from '../../src/lib/sqlite-errors'
+import { say } from '../../src/modules/auth/messages'
 
 /** Errors shaped as libSQL's clients throw them (name, code, message, cause), wrapped as Drizzle wraps them. */
 const named = (name: string, fields: Record<string, unknown>, cause?: unknown) => Object.assign(new Error(String(fields.message ?? '')), { name, ...fields, cause })
@@ -36,8 +37,8 @@ describe('what the database said', () => {
     ['a proxy saying the server is down (HTTP 503)', false, true, serverDown],
     ['a server that refuses the connection', false, true, refused],
     ['a unique index', false, false, unique],
-    ['this service’s own 429 is not the database’s', false, false, new TooManyRequestsError('slow down', 5)],
-    ['this service’s own 503 is not the database’s', false, false, new ServiceUnavailableError('The file store does not answer')],
+    ['this service’s own 429 is not the database’s', false, false, new TooManyRequestsError(say.tooManyAtOnce(), 5)],
+    ['this service’s own 503 is not the database’s', false, false, new ServiceUnavailableError(say.busyHashing())],
     ['a file system error', false, false, fileMissing],
   ])('%s: busy %p, unreachable %p', (_, busy, unreachable, error) => {
     expect([isBusy(error), isUnreachable(error)]).toEqual([busy, unreachable])

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import type { Client, Transaction } from '@libsql/client'
 import { DEFAULT_RETRY, GuardedClient, withinScope, writeScope } from '../../src/db/guard'
 import { DatabaseUnavailableError, timeoutError, unreachableError } from '../../src/db/unavailable'
+import { render } from '../../src/lib/messages'
 
 /*
  * A change whose answer never came (the connection to a libSQL server lost after a COMMIT or a lone
@@ -24,6 +25,13 @@ describe('the messages', () => {
   test('a timeout says the same as a lost connection', () => {
     expect(timeoutError(1500, true).message).toBe(`The database did not answer within 1.5 s: ${UNKNOWN}`)
     expect(timeoutError(1500, false).message).toBe('The database did not answer within 1.5 s; try again later')
+  })
+
+  test('in Chinese, the same words for a timeout and a lost connection', () => {
+    const unknown = '此次修改可能已保存，也可能没有；请先核对再重试，或使用相同的 Idempotency-Key 重试'
+    expect(render(unreachableError(true).text, 'zh')).toBe(`数据库连接在响应前中断：${unknown}`)
+    expect(render(timeoutError(1500, true).text, 'zh')).toBe(`数据库在 1.5 秒内没有响应：${unknown}`)
+    expect(render(unreachableError(false).text, 'zh')).toBe('无法连接数据库；请稍后再试')
   })
 })
 

@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia'
 import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
+import type { LocalePlugin } from '../../http/locale'
 import { errors } from '../../http/openapi'
+import { say } from './messages'
 import { ApproveBody, Decided, DecisionParams, Inbox, InboxQuery, RejectBody } from './model'
 import type { ApprovalsService } from './service'
 
@@ -17,11 +19,15 @@ const DECISION_ERRORS = {
   409: 'The request is not pending (decided or cancelled, perhaps just now by someone else)',
 }
 
-/** The approvals inbox and decisions (CONTRACT §10). Any signed-in user; the routing decides what they see. */
-export const approvalsController = (guard: AuthGuard, reply: Replier, approvals: ApprovalsService) =>
+/**
+ * The approvals inbox and decisions (CONTRACT §10). Any signed-in user; the routing decides what they see.
+ * `locale` words the inbox's summaries (TRANSITION: app.ts passes the app's; until then, English is the fallback).
+ */
+export const approvalsController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, approvals: ApprovalsService) =>
   new Elysia({ name: 'approvals', prefix: '/api/v1/approvals' })
     .use(guard)
-    .get('', async ({ principal, query }) => reply.ok(await approvals.inbox(principal, query)), {
+    .use(locale)
+    .get('', async ({ principal, query, locale }) => reply.ok(await approvals.inbox(principal, query, locale)), {
       auth: true,
       query: InboxQuery,
       response: Envelope(Inbox),
@@ -32,7 +38,7 @@ export const approvalsController = (guard: AuthGuard, reply: Replier, approvals:
     .post(
       '/:kind/:id/approve',
       async ({ principal, params, body, actor }) =>
-        reply.ok(await approvals.decide(principal, params.kind, params.id, 'approved', body.note, actor), 'Request approved'),
+        reply.ok(await approvals.decide(principal, params.kind, params.id, 'approved', body.note, actor), say.approved()),
       {
         auth: true,
         params: DecisionParams,
@@ -44,7 +50,7 @@ export const approvalsController = (guard: AuthGuard, reply: Replier, approvals:
     .post(
       '/:kind/:id/reject',
       async ({ principal, params, body, actor }) =>
-        reply.ok(await approvals.decide(principal, params.kind, params.id, 'rejected', body.note, actor), 'Request rejected'),
+        reply.ok(await approvals.decide(principal, params.kind, params.id, 'rejected', body.note, actor), say.rejected()),
       {
         auth: true,
         params: DecisionParams,

@@ -2,19 +2,21 @@ import { t } from 'elysia'
 import { PositiveInt, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
 import { Correction } from '../corrections/model'
+import { rules as leaveRules } from '../leave/messages'
 import { LeaveRequest } from '../leave/model'
+import { rules } from './messages'
 
-const Kind = t.Union([t.Literal('leave'), t.Literal('correction')], { error: 'kind must be leave or correction' })
+const Kind = t.Union([t.Literal('leave'), t.Literal('correction')], { error: rules.kind })
 export type ApprovalKind = typeof Kind.static
 
 const Status = t.Union([t.Literal('pending'), t.Literal('approved'), t.Literal('rejected'), t.Literal('cancelled')], {
   description: 'default pending; the others show the history of requests you may decide',
-  error: 'status must be pending, approved, rejected or cancelled',
+  error: leaveRules.status,
 })
 
 export const InboxQuery = t.Object({
   ...pageQuery(10),
-  kind: t.Optional(t.Union([t.Literal('leave'), t.Literal('correction')], { description: 'default: every kind', error: 'kind must be leave or correction' })),
+  kind: t.Optional(t.Union([t.Literal('leave'), t.Literal('correction')], { description: 'default: every kind', error: rules.kind })),
   status: t.Optional(Status),
 })
 export type InboxQuery = typeof InboxQuery.static

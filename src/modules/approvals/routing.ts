@@ -2,6 +2,7 @@ import { aliasedTable, and, eq } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteSelect } from 'drizzle-orm/sqlite-core'
 import { employees } from '../../db/schema'
 import type { Queryable } from '../../db/client'
+import type { Message } from '../../lib/messages'
 import { notOwnMatter, type Matter } from '../rbac/own-matters'
 
 /** The employee who decides a request, joined as `manager` (CONTRACT §10). */
@@ -48,7 +49,7 @@ export type Authorize = (tx: Queryable, request: Decidable) => Promise<void>
 
 /** The decidable view of a stored request (leave or correction) joined with its approver. */
 export function decidableOf(
-  label: string,
+  label: Message,
   request: { employeeId: number; createdBy: number | null; linkedUserId: number | null; createdAt: Date },
   approver: { approverId: number | null; approverStatus: number | null },
 ): Decidable {

@@ -1,7 +1,9 @@
+import type { Locale } from '../../config'
 import type { Database } from '../../db/client'
 import { NotFoundError } from '../../http/errors'
 import { pageWindow, p2Pagination, type PageWindow } from '../../http/pagination'
 import { localDate, localMinuteOfDay } from '../../lib/local-time'
+import { render, type Message } from '../../lib/messages'
 import { requiredText } from '../../lib/text'
 import type { Actor } from '../audit/recorder'
 import type { CorrectionResponse } from '../corrections/model'
@@ -14,47 +16,52 @@ import type { LeaveRequestResponse } from '../leave/model'
 import type { Principal } from '../rbac/access'
 import { allows } from '../rbac/ability'
 import { linkedEmployeeNow, MANAGE_APPROVALS, requireNotOwn } from '../rbac/own-matters'
+import { say } from './messages'
 import type { ApprovalItemResponse, ApprovalKind, InboxQuery } from './model'
 
 export { MANAGE_APPROVALS }
 
 /** "Annual leave, 2024-10-08 – 2024-10-10 (3 days)"; one date: "Sick leave, 2024-10-08 am (0.5 days)". */
-export function leaveSummary(request: LeaveRequestResponse): string {
-  const dates =
-    request.start_date === request.end_date
-      ? `${request.start_date}${request.half_day ? ` ${request.half_day}` : ''}`
-      : `${request.start_date} – ${request.end_date}`
-  return `${request.type_name}, ${dates} (${request.days} ${request.days === 1 ? 'day' : 'days'})`
+export function leaveSummary(request: LeaveRequestResponse): Message {
+  const { type_name: type, days } = request
+  if (request.start_date !== request.end_date) return say.leaveRange({ type, start: request.start_date, end: request.end_date, days })
+  if (request.half_day) return say.leaveHalfDay({ type, date: request.start_date, half: say[request.half_day](), days })
+  return say.leaveDay({ type, date: request.start_date, days })
 }
 
 /** "Correction of 2024-10-08: clock-in 09:00, clock-out 18:05"; local times, with the date when it is another (an overnight clock-out). */
-export function correctionSummary(correction: CorrectionResponse): string {
-  const time = (label: string, iso: string | null) => {
-    if (iso === null) return []
+export function correctionSummary(correction: CorrectionResponse): Message {
+  const time = (iso: string | null, at: typeof say.clockIn, atOn: typeof say.clockInOn) => {
+    if (iso === null) return null
     const instant = new Date(iso)
     const minute = localMinuteOfDay(instant, correction.timezone)
     const date = localDate(instant, correction.timezone)
     const clock = `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`
-    return [`${label} ${clock}${date === correction.work_date ? '' : ` on ${date}`}`]
+    return date === correction.work_date ? at({ time: clock }) : atOn({ time: clock, date })
   }
-  return `Correction of ${correction.work_date}: ${[...time('clock-in', correction.clock_in_time), ...time('clock-out', correction.clock_out_time)].join(', ')}`
+  const clockIn = time(correction.clock_in_time, say.clockIn, say.clockInOn)
+  const clockOut = time(correction.clock_out_time, say.clockOut, say.clockOutOn)
+  const date = correction.work_date
+  if (clockIn && clockOut) return say.correctionBoth({ date, clockIn, clockOut })
+  const one = clockIn ?? clockOut
+  return one ? say.correction({ date, time: one }) : say.correctionEmpty({ date })
 }
 
-const leaveItem = (request: LeaveRequestResponse): ApprovalItemResponse => ({
+const leaveItem = (request: LeaveRequestResponse, locale: Locale): ApprovalItemResponse => ({
   kind: 'leave',
   id: request.id,
   employee: request.employee,
   created_at: request.created_at,
-  summary: leaveSummary(request),
+  summary: render(leaveSummary(request), locale),
   request,
 })
 
-const correctionItem = (request: CorrectionResponse): ApprovalItemResponse => ({
+const correctionItem = (request: CorrectionResponse, locale: Locale): ApprovalItemResponse => ({
   kind: 'correction',
   id: request.id,
   employee: request.employee,
   created_at: request.created_at,
-  summary: correctionSummary(request),
+  summary: render(correctionSummary(request), locale),
   request,
 })
 
@@ -76,21 +83,22 @@ export function createApprovalsService({ database, leave, corrections }: { datab
       await requireNotOwn(tx, principal, request, 'decide')
       if (allows(principal.ability, MANAGE_APPROVALS)) return
       const decides = request.approverId !== null && request.approverStatus === 1 && request.approverId === (await linkedEmployeeNow(tx, principal.userId))
-      if (!decides) throw new NotFoundError(`${request.label} does not exist`)
+      if (!decides) throw new NotFoundError(say.missing({ what: request.label }))
     }) satisfies Authorize
 
   /** One kind's decidable requests in a window, as inbox items. */
-  const itemsOf = async (kind: ApprovalKind, filter: DecidableFilter, window: PageWindow) => {
+  const itemsOf = async (kind: ApprovalKind, filter: DecidableFilter, window: PageWindow, locale: Locale) => {
     if (kind === 'leave') {
       const { rows, total } = await leaveRepo.listDecidable(db, filter, window)
-      return { items: rows.map((row) => leaveItem(toRequestResponse(row))), total }
+      return { items: rows.map((row) => leaveItem(toRequestResponse(row), locale)), total }
     }
     const { rows, total } = await corrections.decidable(filter, window)
-    return { items: rows.map(correctionItem), total }
+    return { items: rows.map((row) => correctionItem(row, locale)), total }
   }
 
   return {
-    async inbox(principal: Principal, query: InboxQuery) {
+    /** The requests the caller may decide, each with its summary in words of `locale`. */
+    async inbox(principal: Principal, query: InboxQuery, locale: Locale) {
       const window = pageWindow(query, 10)
       const all = allows(principal.ability, MANAGE_APPROVALS)
       // an account without an employee record decides only through approvals:manage
@@ -101,12 +109,12 @@ export function createApprovalsService({ database, leave, corrections }: { datab
         caller: { userId: principal.userId, employeeId: principal.employeeId },
       }
       if (query.kind) {
-        const { items, total } = await itemsOf(query.kind, filter, window)
+        const { items, total } = await itemsOf(query.kind, filter, window, locale)
         return { items, pagination: p2Pagination(total, window) }
       }
       // both kinds, oldest first: each kind's first offset + page_size, merged, then the page cut out
       const wide = { ...window, offset: 0, pageSize: window.offset + window.pageSize }
-      const kinds = await Promise.all((['leave', 'correction'] as const).map((kind) => itemsOf(kind, filter, wide)))
+      const kinds = await Promise.all((['leave', 'correction'] as const).map((kind) => itemsOf(kind, filter, wide, locale)))
       const merged = kinds
         .flatMap((kind) => kind.items)
         .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.kind.localeCompare(b.kind) || a.id - b.id)

@@ -14,6 +14,7 @@ import type { DayKind } from '../calendar/work-days'
 import { onFullDayLeave } from '../leave/repository'
 import { allows } from '../rbac/ability'
 import type { Principal } from '../rbac/access'
+import { say } from './messages'
 import type { TodayBoardResponse, TodayQuery, TodayState } from './model'
 import * as repo from './repository'
 
@@ -59,9 +60,7 @@ export function createTodayBoard({ database, clock, defaultZone, ruleCache }: To
     if (allows(principal.ability, READ_EVERYONE)) return undefined
     const managerId = await repo.activeManager(db, principal.userId)
     if (managerId === null)
-      throw new ForbiddenError(
-        `Today’s board is for holders of ${READ_EVERYONE} and for managers: your account is not linked to an active employee who manages an employee or an attendance group`,
-      )
+      throw new ForbiddenError(say.notForYou({ permission: READ_EVERYONE }))
     return managerId
   }
 
@@ -70,7 +69,7 @@ export function createTodayBoard({ database, clock, defaultZone, ruleCache }: To
       const managerId = await scopeOf(principal)
       const only = query.group_id === undefined ? null : await setup.findGroup(db, query.group_id)
       if (query.group_id !== undefined && !only)
-        throw new ValidationError(`group_id names attendance group ${query.group_id}, which does not exist`, [{ field: 'group_id', message: 'does not exist' }])
+        throw new ValidationError(say.groupRefMissing({ id: query.group_id }), [{ field: 'group_id', message: say.doesNotExist() }])
       const now = clock.now()
 
       const people = await Promise.all(

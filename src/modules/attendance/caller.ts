@@ -3,6 +3,7 @@ import { ValidationError } from '../../http/errors'
 import { localDate } from '../../lib/local-time'
 import { attendanceStart } from '../calendar/work-days'
 import { linkedEmployee, type Principal } from '../rbac/access'
+import { say } from './messages'
 import { shiftNow } from './records'
 import * as setup from './setup-repository'
 import { zoneOf } from './setup-shapes'
@@ -73,18 +74,18 @@ export function todayWorkDate(context: Pick<CallerContext, 'rules' | 'zone'>, no
 
 /** 400 for an employee marked as left: they no longer clock in or out. */
 export function requireActive(context: CallerContext): void {
-  if (!context.active) throw new ValidationError('You are marked as having left (employee status 0), so you can no longer clock in or out')
+  if (!context.active) throw new ValidationError(say.hasLeftClock())
 }
 
 /** The rule and work date the caller clocks in against now; 400 saying why when there is none. */
 export function requireShift(context: CallerContext, now: Date): { rule: setup.RuleRow; workDate: string } {
-  if (!context.group) throw new ValidationError('You are not in an attendance group; ask an administrator to add you to one')
+  if (!context.group) throw new ValidationError(say.notInGroupAsk())
   const shift = shiftNow(context.rules, context.zone, now)
   if (!shift)
     throw new ValidationError(
       context.group.group.status === 1
-        ? `Your attendance group "${context.group.group.name}" has no enabled rule; ask an administrator to add one`
-        : `Your attendance group "${context.group.group.name}" is disabled; ask an administrator to enable it`,
+        ? say.groupWithoutRuleAsk({ group: context.group.group.name })
+        : say.groupDisabledAsk({ group: context.group.group.name }),
     )
   return shift
 }
@@ -92,11 +93,9 @@ export function requireShift(context: CallerContext, now: Date): { rule: setup.R
 /** 400 for a request (leave, correction) of an employee who has left, or from a date before their hire date (CONTRACT §15). */
 export function requireEmployed(context: CallerContext, firstDate: string, field: string): void {
   if (!context.active)
-    throw new ValidationError('You are marked as having left (employee status 0), so you can no longer make requests', [
-      { field, message: 'the employee has left' },
-    ])
+    throw new ValidationError(say.hasLeftRequests(), [{ field, message: say.employeeHasLeft() }])
   if (context.hireDate !== null && firstDate < context.hireDate)
-    throw new ValidationError(`${field} ${firstDate} is before your hire date (${context.hireDate}): there is nothing to request for it`, [
-      { field, message: `must not be before your hire date, ${context.hireDate}` },
+    throw new ValidationError(say.beforeHireDate({ field, date: firstDate, hireDate: context.hireDate }), [
+      { field, message: say.notBeforeHireDate({ hireDate: context.hireDate }) },
     ])
 }

@@ -11,6 +11,7 @@ import { kindOnIn } from '../calendar/repository'
 import { attendanceStart } from '../calendar/work-days'
 import { onFullDayLeave } from '../leave/repository'
 import type { CloseDayResponse } from './model'
+import { say } from './messages'
 import { closesAt, isWorkDay, shiftFor, shiftOf } from './policy'
 import * as repo from './repository'
 import { checkDate, policyOf, ruleFor, shiftColumns, shiftOfRecord } from './records'
@@ -136,16 +137,12 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
         if (groupId !== undefined) {
           const detail = await setup.findGroup(tx, groupId)
           if (!detail)
-            throw new ValidationError(`group_id names attendance group ${groupId}, which does not exist`, [
-              { field: 'group_id', message: 'does not exist' },
-            ])
+            throw new ValidationError(say.groupRefMissing({ id: groupId }), [{ field: 'group_id', message: say.doesNotExist() }])
           if (detail.group.status !== 1)
-            throw new ValidationError(`Attendance group ${groupId} is disabled; enable it to close its days`, [
-              { field: 'group_id', message: 'is disabled' },
-            ])
+            throw new ValidationError(say.groupDisabledClose({ group: detail.group.name }), [{ field: 'group_id', message: say.isDisabled() }])
           if (date < createdOn(detail))
-            throw new ValidationError(`Attendance group ${groupId} did not exist on ${date}: it was created on ${createdOn(detail)}`, [
-              { field: 'date', message: `is before the group was created (${createdOn(detail)})` },
+            throw new ValidationError(say.groupNotYetCreated({ group: detail.group.name, date, created: createdOn(detail) }), [
+              { field: 'date', message: say.beforeGroupCreated({ created: createdOn(detail) }) },
             ])
           groups.push(detail)
         } else {

@@ -5,6 +5,7 @@ import { errors } from '../../http/openapi'
 import type { LocalePlugin } from '../../http/locale'
 import { IdParams } from '../../http/models'
 import type { DayClose } from './day-close'
+import { say } from './messages'
 import {
   AdminRecordQuery,
   AttemptList,
@@ -39,7 +40,7 @@ export const attendanceController = (guard: AuthGuard, locale: LocalePlugin, rep
   new Elysia({ name: 'attendance', prefix: '/api/v1/attendance' })
     .use(guard)
     .use(locale)
-    .post('/clock-in', async ({ principal, body, locale }) => reply.ok(await attendance.clockIn(principal, body, locale), 'Clocked in'), {
+    .post('/clock-in', async ({ principal, body, locale }) => reply.ok(await attendance.clockIn(principal, body, locale), say.clockedIn()), {
       permission: 'attendance:clock',
       body: ClockBody,
       response: Envelope(ClockInResult),
@@ -54,7 +55,7 @@ export const attendanceController = (guard: AuthGuard, locale: LocalePlugin, rep
     })
     .post(
       '/clock-out',
-      async ({ principal, body, locale }) => reply.ok(await attendance.clockOut(principal, body, locale), 'Clocked out'),
+      async ({ principal, body, locale }) => reply.ok(await attendance.clockOut(principal, body, locale), say.clockedOut()),
       {
         permission: 'attendance:clock',
         body: ClockBody,
@@ -73,7 +74,7 @@ export const attendanceController = (guard: AuthGuard, locale: LocalePlugin, rep
       '/today',
       async ({ principal, locale }) => {
         const record = await attendance.today(principal, locale)
-        return reply.ok(record, record ? 'success' : 'No attendance record today')
+        return reply.ok(record, record ? undefined : say.noRecordToday())
       },
       {
         permission: 'attendance:view',
@@ -136,7 +137,7 @@ export const attendanceAdminController = (
       response: Envelope(AttemptList),
       detail: admin('Clock attempts refused for their position, newest first'),
     })
-    .post('/close-day', async ({ body, actor }) => reply.ok(await dayClose.close(body.date, body.group_id, actor), 'Day closed'), {
+    .post('/close-day', async ({ body, actor }) => reply.ok(await dayClose.close(body.date, body.group_id, actor), say.dayClosed()), {
       permission: 'attendance_records:close',
       body: CloseDayBody,
       response: Envelope(CloseDayResult),

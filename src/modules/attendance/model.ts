@@ -1,15 +1,11 @@
 import { t } from 'elysia'
 import { DateString, Id, PositiveInt, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
+import { rules } from './messages'
 import { EmployeeSummary, Rule } from './setup-model'
 
 const Coordinate = (name: 'latitude' | 'longitude', limit: number) =>
-  t.Number({
-    minimum: -limit,
-    maximum: limit,
-    description: `${name}, -${limit} to ${limit}`,
-    error: `must be a ${name} from -${limit} to ${limit}`,
-  })
+  t.Number({ minimum: -limit, maximum: limit, description: `${name}, -${limit} to ${limit}`, error: rules[name] })
 
 export const ClockBody = t.Object(
   {
@@ -80,10 +76,11 @@ const AttendanceStatus = t.Integer({
   minimum: 0,
   maximum: 4,
   description: '0 normal, 1 late, 2 early leave, 3 absent, 4 exception',
-  error: 'status must be a whole number from 0 to 4',
+  error: rules.status,
 })
 
-const dateFilter = (field: string) => t.Optional(t.String({ ...DateString, error: `${field} must be a date written YYYY-MM-DD` }))
+const dateFilter = (field: 'start_date' | 'end_date') =>
+  t.Optional(t.String({ ...DateString, error: field === 'start_date' ? rules.startDate : rules.endDate }))
 
 export const OwnRecordQuery = t.Object({
   ...pageQuery(10),
@@ -101,8 +98,8 @@ export const AdminRecordQuery = t.Object({
 export type AdminRecordQuery = typeof AdminRecordQuery.static
 
 export const StatisticsQuery = t.Object({
-  start_date: t.String({ ...DateString, error: 'start_date must be a date written YYYY-MM-DD' }),
-  end_date: t.String({ ...DateString, error: 'end_date must be a date written YYYY-MM-DD' }),
+  start_date: t.String({ ...DateString, error: rules.startDate }),
+  end_date: t.String({ ...DateString, error: rules.endDate }),
 })
 export type StatisticsQuery = typeof StatisticsQuery.static
 
@@ -174,7 +171,7 @@ export const AttemptList = t.Object({ attempts: t.Array(Attempt), pagination: P2
 
 export const CloseDayBody = t.Object(
   {
-    date: t.String({ ...DateString, error: 'must be a date written YYYY-MM-DD' }),
+    date: DateString,
     group_id: t.Optional(Id),
   },
   { examples: [{ date: '2024-03-15', group_id: 1 }] },

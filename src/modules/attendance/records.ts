@@ -1,9 +1,10 @@
 import type { Locale } from '../../config'
-import { ValidationError } from '../../http/errors'
+import { ValidationError, type FieldError } from '../../http/errors'
 import { isCalendarDate } from '../../lib/dates'
 import { addDays, daysBetween, instantAt } from '../../lib/local-time'
 import { statusText } from '../../lib/status-text'
 import type { AttendanceRecordResponse } from './model'
+import { say } from './messages'
 import type { DayKind } from '../calendar/work-days'
 import { halfDayShift, hoursOf, ruleOfWeekday, ruleOn, shiftAt, shiftFor, type PolicyRule, type Shift } from './policy'
 import type { DayRule } from './statistics'
@@ -165,20 +166,20 @@ export const hoursOfRecord = (row: { workMinutes: number }) => hoursOf(row.workM
 /** A date that has the YYYY-MM-DD shape but is no real day (2024-02-30, 0000-00-00) → 400. */
 export function checkDate(field: string, value: string | undefined): void {
   if (value !== undefined && !isCalendarDate(value))
-    throw new ValidationError(`${field} "${value}" is not a real date`, [{ field, message: `"${value}" is not a real date` }])
+    throw new ValidationError(say.notRealDateOf({ field, value }), [{ field, message: say.notRealDate({ value }) }])
 }
 
 /** A real date range, start ≤ end, at most `maxDays` days long. */
 export function checkRange(start: string, end: string, maxDays = MAX_STATISTICS_DAYS): void {
-  const problems: { field: string; message: string }[] = []
+  const problems: FieldError[] = []
   for (const [field, value] of [
     ['start_date', start],
     ['end_date', end],
   ] as const)
-    if (!isCalendarDate(value)) problems.push({ field, message: `"${value}" is not a real date` })
-  if (problems.length === 0 && start > end) problems.push({ field: 'start_date', message: 'must not be after end_date' })
+    if (!isCalendarDate(value)) problems.push({ field, message: say.notRealDate({ value }) })
+  if (problems.length === 0 && start > end) problems.push({ field: 'start_date', message: say.notAfterEndDate() })
   if (problems.length === 0 && daysBetween(start, end) + 1 > maxDays)
-    problems.push({ field: 'end_date', message: `must be at most ${maxDays} days after start_date (inclusive)` })
+    problems.push({ field: 'end_date', message: say.rangeTooLong({ max: maxDays }) })
   if (problems.length > 0) throw ValidationError.of(problems)
 }
 

@@ -5,6 +5,7 @@ import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { addDays, localDate, weekday } from '../../lib/local-time'
 import { onConstraint } from '../../lib/sqlite-errors'
+import { render } from '../../lib/messages'
 import { statusText } from '../../lib/status-text'
 import type { Principal } from '../rbac/access'
 import type {
@@ -18,6 +19,7 @@ import type {
 } from './model'
 import { closesAt, judgeClockIn, judgeClockOut } from './policy'
 import { judgePosition, type Fence } from './geofence'
+import { say } from './messages'
 import {
   checkDate,
   checkRange,
@@ -67,7 +69,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
 
   /** Refuses a position outside the rule's area (or none where one is needed), keeping the attempt for administrators. */
   const checkPosition = async (context: CallerContext, rule: (Fence & { id: number }) | null, input: ClockInput, kind: Kind, now: Date) => {
-    const verdict = judgePosition(rule ?? NO_FENCE, input, kind === 'clock_in' ? 'clock in' : 'clock out')
+    const verdict = judgePosition(rule ?? NO_FENCE, input, kind)
     if (verdict.allowed || !rule) return
     const since = new Date(now.getTime() - ATTEMPT_WINDOW_MS)
     const kept = await database.write((tx) =>
@@ -91,8 +93,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     const oldest = await repo.oldestAttemptSince(db, context.employeeId, since)
     const seconds = oldest ? Math.max(1, Math.ceil((oldest.getTime() + ATTEMPT_WINDOW_MS - now.getTime()) / 1000)) : 1
     throw new TooManyRequestsError(
-      `${verdict.message}. You have had ${ATTEMPT_MAX} refused attempts in ${ATTEMPT_WINDOW_MS / 60_000} minutes, so this one was not ` +
-        `recorded; wait ${Math.ceil(seconds / 60)} minute(s) before trying from outside the area (from within it you can clock at once)`,
+      say.tooManyAttempts({ refusal: verdict.message, max: ATTEMPT_MAX, minutes: ATTEMPT_WINDOW_MS / 60_000, wait: Math.ceil(seconds / 60) }),
       seconds,
     )
   }
@@ -152,21 +153,21 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
               updatedAt: now,
             }),
           ),
-        { unique: () => new ConflictError(`You have already clocked in for ${workDate}`) },
+        { unique: () => new ConflictError(say.alreadyClockedIn({ date: workDate })) },
       )
       if (!record) {
         const other = await repo.refusingRecord(db, context.employeeId, workDate, now)
         throw new ConflictError(
           other && other.workDate < workDate
-            ? `You are still clocked in for ${other.workDate}; clock out first`
-            : `You have already clocked in for ${other?.workDate ?? workDate}`,
+            ? say.stillClockedIn({ date: other.workDate })
+            : say.alreadyClockedIn({ date: other?.workDate ?? workDate }),
         )
       }
       const message = !shift.workDay
-        ? 'Clocked in on a day off'
+        ? say.clockedInOffDay()
         : outcome.status === 1
-          ? `Clocked in ${outcome.lateMinutes} minutes late`
-          : 'Clocked in on time'
+          ? say.clockedInLate({ minutes: outcome.lateMinutes })
+          : say.clockedInOnTime()
       return {
         attendance_id: record.id,
         work_date: record.workDate,
@@ -174,7 +175,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
         status: record.status,
         status_text: statusText('attendance', record.status, locale),
         late_minutes: record.lateMinutes,
-        message,
+        message: render(message, locale),
       }
     },
 
@@ -208,13 +209,13 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
           updatedAt: now,
         }),
       )
-      if (!closedNow) throw new ConflictError(`You have already clocked out for ${open.workDate}`)
+      if (!closedNow) throw new ConflictError(say.alreadyClockedOut({ date: open.workDate }))
       const message =
         outcome.status === 2
-          ? `Clocked out ${outcome.earlyMinutes} minutes early`
+          ? say.clockedOutEarly({ minutes: outcome.earlyMinutes })
           : outcome.status === 4
-            ? `Clocked out after ${outcome.workHours} hours, short of the required ${shift.requiredWorkHours}`
-            : 'Clocked out'
+            ? say.clockedOutShort({ hours: outcome.workHours, required: shift.requiredWorkHours })
+            : say.clockedOutDone()
       return {
         attendance_id: open.id,
         work_date: open.workDate,
@@ -224,7 +225,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
         work_hours: outcome.workHours,
         early_minutes: outcome.earlyMinutes,
         overtime_minutes: outcome.overtimeMinutes,
-        message,
+        message: render(message, locale),
       }
     },
 
@@ -283,7 +284,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       const rule = shiftNow(context.rules, context.zone, clock.now())?.rule
       if (!rule)
         throw new NotFoundError(
-          context.group ? `Your attendance group "${context.group.group.name}" has no enabled rule` : 'You are not in an attendance group',
+          context.group ? say.groupWithoutRule({ group: context.group.group.name }) : say.notInGroup(),
         )
       return toRuleResponse((await setup.findRule(db, rule.id))!, locale)
     },
@@ -314,7 +315,7 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
 
     async adminRecord(id: number, locale: Locale): Promise<AttendanceRecordResponse> {
       const row = await repo.findRecord(db, id)
-      if (!row) throw new NotFoundError(`Attendance record ${id} does not exist`)
+      if (!row) throw new NotFoundError(say.recordMissing({ id }))
       return fullRecord(row, locale)
     },
   }
@@ -326,11 +327,11 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
    */
   function noOpenRecord(context: CallerContext, last: repo.RecordRow | null, now: Date): Error {
     if (last && now < closesAt(shiftOfRecord(last, null).end, last.timezone)) {
-      if (last.clockOutTime) return new ConflictError(`You have already clocked out for ${last.workDate}`)
-      return new ConflictError(`Your work day ${last.workDate} was closed without a clock-out (status exception); ask an administrator`)
+      if (last.clockOutTime) return new ConflictError(say.alreadyClockedOut({ date: last.workDate }))
+      return new ConflictError(say.closedWithoutClockOut({ date: last.workDate }))
     }
     const { workDate } = requireShift(context, now)
-    return new ValidationError(`You have not clocked in for ${workDate}; clock in first`)
+    return new ValidationError(say.notClockedIn({ date: workDate }))
   }
 
   async function listRecords(query: AdminRecordQuery, locale: Locale) {

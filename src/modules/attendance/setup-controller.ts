@@ -4,6 +4,7 @@ import { Envelope, type Replier } from '../../http/envelope'
 import { errors } from '../../http/openapi'
 import type { LocalePlugin } from '../../http/locale'
 import { IdParams } from '../../http/models'
+import { say } from './messages'
 import {
   CreateGroupBody,
   CreateRuleBody,
@@ -31,7 +32,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     .use(locale)
     .post(
       '/rules',
-      async ({ body, actor, locale, set }) => reply.created(set, await setup.createRule(body, actor, locale), 'Rule created'),
+      async ({ body, actor, locale, set }) => reply.created(set, await setup.createRule(body, actor, locale), say.ruleCreated()),
       {
         permission: 'attendance_rules:create',
         body: CreateRuleBody,
@@ -56,7 +57,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     })
     .put(
       '/rules/:id',
-      async ({ params, body, actor, locale }) => reply.ok(await setup.updateRule(params.id, body, actor, locale), 'Rule updated'),
+      async ({ params, body, actor, locale }) => reply.ok(await setup.updateRule(params.id, body, actor, locale), say.ruleUpdated()),
       {
         permission: 'attendance_rules:update',
         params: IdParams,
@@ -70,7 +71,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     )
     .delete(
       '/rules/:id',
-      async ({ params, actor }) => reply.ok(await setup.removeRule(params.id, actor).then(() => null), 'Rule deleted'),
+      async ({ params, actor }) => reply.ok(await setup.removeRule(params.id, actor).then(() => null), say.ruleDeleted()),
       {
         permission: 'attendance_rules:delete',
         params: IdParams,
@@ -80,7 +81,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     )
     .post(
       '/groups',
-      async ({ body, actor, principal, locale, set }) => reply.created(set, await setup.createGroup(body, actor, principal, locale), 'Group created'),
+      async ({ body, actor, principal, locale, set }) => reply.created(set, await setup.createGroup(body, actor, principal, locale), say.groupCreated()),
       {
         permission: 'attendance_groups:create',
         body: CreateGroupBody,
@@ -105,7 +106,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     })
     .put(
       '/groups/:id',
-      async ({ params, body, actor, principal, locale }) => reply.ok(await setup.updateGroup(params.id, body, actor, principal, locale), 'Group updated'),
+      async ({ params, body, actor, principal, locale }) => reply.ok(await setup.updateGroup(params.id, body, actor, principal, locale), say.groupUpdated()),
       {
         permission: 'attendance_groups:update',
         params: IdParams,
@@ -119,7 +120,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     )
     .delete(
       '/groups/:id',
-      async ({ params, actor, principal }) => reply.ok(await setup.removeGroup(params.id, actor, principal).then(() => null), 'Group deleted'),
+      async ({ params, actor, principal }) => reply.ok(await setup.removeGroup(params.id, actor, principal).then(() => null), say.groupDeleted()),
       {
         permission: 'attendance_groups:delete',
         params: IdParams,
@@ -130,7 +131,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     .post(
       '/groups/:id/employees',
       async ({ params, body, actor, principal }) =>
-        reply.ok(await setup.addMembers(params.id, body.employee_ids, actor, principal).then(() => null), 'Employees added'),
+        reply.ok(await setup.addMembers(params.id, body.employee_ids, actor, principal).then(() => null), say.employeesAdded()),
       {
         permission: 'attendance_groups:update',
         params: IdParams,
@@ -151,7 +152,7 @@ export const attendanceSetupController = (guard: AuthGuard, locale: LocalePlugin
     .delete(
       '/groups/:id/employees',
       async ({ params, body, actor, principal }) =>
-        reply.ok(await setup.removeMembers(params.id, body.employee_ids, actor, principal).then(() => null), 'Employees removed'),
+        reply.ok(await setup.removeMembers(params.id, body.employee_ids, actor, principal).then(() => null), say.employeesRemoved()),
       {
         permission: 'attendance_groups:update',
         params: IdParams,

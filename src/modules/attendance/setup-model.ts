@@ -1,31 +1,32 @@
 import { t } from 'elysia'
 import { Id, Int, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
+import { rules, sortRule } from './messages'
 
 const ClockTime = t.String({
   pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
   description: 'HH:MM, 00:00 to 23:59, local to the group’s time zone',
   examples: ['09:00'],
-  error: 'must be a time HH:MM between 00:00 and 23:59',
+  error: rules.clockTime,
 })
 
 const WorkDays = t.String({
   pattern: '^[1-7](,[1-7]){0,6}$',
   description: 'comma-separated distinct ISO weekdays, 1 = Monday … 7 = Sunday',
   examples: ['1,2,3,4,5'],
-  error: 'must be distinct weekday digits 1 to 7 joined by commas, such as 1,2,3,4,5',
+  error: rules.workDays,
 })
 
-const Minutes = Int({ minimum: 0, maximum: 1440, description: 'minutes', error: 'must be a whole number of minutes from 0 to 1440' })
-const Latitude = t.Number({ minimum: -90, maximum: 90, error: 'must be a latitude from -90 to 90' })
-const Longitude = t.Number({ minimum: -180, maximum: 180, error: 'must be a longitude from -180 to 180' })
+const Minutes = Int({ minimum: 0, maximum: 1440, description: 'minutes', error: rules.minutes })
+const Latitude = t.Number({ minimum: -90, maximum: 90, error: rules.latitude })
+const Longitude = t.Number({ minimum: -180, maximum: 180, error: rules.longitude })
 
 export const TimeZoneField = t.String({
   minLength: 1,
   maxLength: 64,
   description: 'IANA time zone; null means the company’s, then the service default',
   examples: ['Asia/Shanghai'],
-  error: 'must be an IANA time zone name such as Asia/Shanghai',
+  error: rules.timeZone,
 })
 
 export const GroupSummary = t.Object({ id: t.Integer(), name: t.String() })
@@ -74,13 +75,13 @@ const ruleFields = {
     minimum: 0,
     maximum: 24,
     description: 'hours, 0 to 24',
-    error: 'must be a number of hours from 0 to 24',
+    error: rules.hours,
   }),
-  allowed_late_days: t.Optional(Int({ minimum: 0, maximum: 31, error: 'must be a whole number of days from 0 to 31' })),
+  allowed_late_days: t.Optional(Int({ minimum: 0, maximum: 31, error: rules.lateDays })),
   location_required: t.Optional(t.Boolean()),
   allowed_latitude: t.Optional(t.Nullable(Latitude)),
   allowed_longitude: t.Optional(t.Nullable(Longitude)),
-  location_radius: t.Optional(Int({ minimum: 0, maximum: 100_000, error: 'must be a whole number of metres from 0 to 100000' })),
+  location_radius: t.Optional(Int({ minimum: 0, maximum: 100_000, error: rules.radius })),
   work_days: WorkDays,
   flexible_time: t.Optional(t.Boolean()),
   overtime_threshold_minutes: t.Optional(
@@ -88,7 +89,7 @@ const ruleFields = {
       minimum: 0,
       maximum: 1440,
       description: 'minutes past the work end from which they count as overtime (extension); default 30',
-      error: 'must be a whole number of minutes from 0 to 1440',
+      error: rules.minutes,
     }),
   ),
 }
@@ -128,8 +129,8 @@ export const RuleListQuery = t.Object({
   ...pageQuery(10),
   group_id: t.Optional(PositiveInt('group_id')),
   status: t.Optional(StatusFilter()),
-  sort: t.Optional(t.UnionEnum(RULE_SORTS, { default: 'created_at', error: `sort must be one of ${RULE_SORTS.join(', ')}` })),
-  order: t.Optional(t.UnionEnum(['asc', 'desc'], { default: 'desc', error: 'order must be asc or desc' })),
+  sort: t.Optional(t.UnionEnum(RULE_SORTS, { default: 'created_at', error: sortRule(RULE_SORTS) })),
+  order: t.Optional(t.UnionEnum(['asc', 'desc'], { default: 'desc', error: rules.order })),
 })
 export type RuleListQuery = typeof RuleListQuery.static
 

@@ -23,6 +23,7 @@ import type {
 } from './setup-model'
 import * as repo from './setup-repository'
 import type { RuleCache } from './setup-repository'
+import { say } from './messages'
 import { checkRule, refuse, ruleValues, toGroupResponse, toRuleResponse, withoutUndefined, type Problem } from './setup-shapes'
 
 async function exists(db: Queryable, table: typeof companies | typeof employees, id: number): Promise<boolean> {
@@ -40,8 +41,8 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
   const { db } = database
   /** Every change here may change the rules someone clocks against: the cached rules go after each one. */
   const write = <T>(work: (tx: Tx) => Promise<T>) => database.write(work).finally(() => ruleCache.clear())
-  const groupMissing = (id: number) => new NotFoundError(`Attendance group ${id} does not exist`)
-  const ruleMissing = (id: number) => new NotFoundError(`Attendance rule ${id} does not exist`)
+  const groupMissing = (id: number) => new NotFoundError(say.groupMissing({ id }))
+  const ruleMissing = (id: number) => new NotFoundError(say.ruleMissing({ id }))
 
   const loadGroup = async (tx: Queryable, id: number) => {
     const detail = await repo.findGroup(tx, id)
@@ -53,15 +54,15 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
   /** 400 naming a referenced group that does not exist (a reference in a body is bad input, not a missing resource). */
   const checkGroupRef = async (tx: Queryable, groupId: number | undefined) => {
     if (groupId !== undefined && !(await repo.findGroup(tx, groupId)))
-      refuse([{ field: 'group_id', message: `names attendance group ${groupId}, which does not exist` }])
+      refuse([{ field: 'group_id', message: say.namesMissingGroup({ id: groupId }) }])
   }
 
   const checkGroupRefs = async (tx: Queryable, input: { company_id?: number; manager_id?: number | null }) => {
     const problems: Problem[] = []
     if (input.company_id !== undefined && !(await exists(tx, companies, input.company_id)))
-      problems.push({ field: 'company_id', message: `names company ${input.company_id}, which does not exist` })
+      problems.push({ field: 'company_id', message: say.namesMissingCompany({ id: input.company_id }) })
     if (input.manager_id != null && !(await exists(tx, employees, input.manager_id)))
-      problems.push({ field: 'manager_id', message: `names employee ${input.manager_id}, which does not exist` })
+      problems.push({ field: 'manager_id', message: say.namesMissingEmployee({ id: input.manager_id }) })
     if (problems.length > 0) refuse(problems)
   }
 
@@ -69,7 +70,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
   const checkEmployees = async (tx: Queryable, ids: number[]) => {
     const found = new Set(await repo.existingEmployeeIds(tx, ids))
     const missing = ids.filter((id) => !found.has(id))
-    if (missing.length > 0) refuse([{ field: 'employee_ids', message: `names employees that do not exist: ${missing.join(', ')}` }])
+    if (missing.length > 0) refuse([{ field: 'employee_ids', message: say.namesMissingEmployees({ ids: missing.join(', ') }) }])
   }
 
   return {
@@ -194,7 +195,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
         const before = await groupSnapshot(tx, id)
         if (input.manager_id !== undefined && input.manager_id !== before.manager_id) await requireDeciderChoice(tx, principal, input.manager_id, now)
         await checkGroupRefs(tx, input)
-        await keepOwnApprover(tx, principal, `change group ${id} (${before.name}), which you belong to`, () => repo.updateGroup(tx, id, {
+        await keepOwnApprover(tx, principal, say.changeOwnGroup({ id, name: before.name }), () => repo.updateGroup(tx, id, {
           name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
           description: input.description?.trim(),
           companyId: input.company_id,
@@ -221,7 +222,7 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
       await write(async (tx) => {
         const before = await groupSnapshot(tx, id)
         const members = await repo.membersOfGroup(tx, id)
-        await keepOwnApprover(tx, principal, `delete group ${id} (${before.name}), which you belong to`, () => repo.deleteGroup(tx, id))
+        await keepOwnApprover(tx, principal, say.deleteOwnGroup({ id, name: before.name }), () => repo.deleteGroup(tx, id))
         await recordAudit(tx, actor, now, {
           action: 'attendance_group.delete',
           resource: 'attendance_group',
@@ -258,13 +259,11 @@ export function createAttendanceSetupService({ database, clock, defaultZone, rul
       // the group's manager decides its members' requests: annexing employees into one's own group is choosing to decide for them
       const manager = group.group.managerId
       if (verb === 'add' && manager !== null && !allows(principal.ability, MANAGE_APPROVALS) && manager === (await linkedEmployeeNow(tx, principal.userId)))
-        throw new ForbiddenError(
-          `You cannot add employees to group ${id}: you manage it, so you would decide their requests, which needs ${MANAGE_APPROVALS}`,
-        )
+        throw new ForbiddenError(say.cannotAddToManaged({ id, permission: MANAGE_APPROVALS }))
       const before = await memberIds(tx, id)
       // adding moves employees out of their groups: each of those groups gets its own entry
       const left = new Map<number, number[]>()
-      await keepOwnApprover(tx, principal, verb === 'add' ? `move yourself into group ${id}` : `move yourself out of group ${id}`, async () => {
+      await keepOwnApprover(tx, principal, verb === 'add' ? say.moveIntoGroup({ id }) : say.moveOutOfGroup({ id }), async () => {
         if (verb === 'add') {
           for (const groupId of await repo.otherGroupsOf(tx, ids, id)) left.set(groupId, await memberIds(tx, groupId))
           await repo.addMembers(tx, id, ids, now)

@@ -1,11 +1,12 @@
 import type { Locale } from '../../config'
-import { ValidationError } from '../../http/errors'
+import { ValidationError, type FieldError } from '../../http/errors'
 import { statusText } from '../../lib/status-text'
 import { requiredText } from '../../lib/text'
+import { say } from './messages'
 import type { CreateRuleInput, GroupResponse, RuleResponse } from './setup-model'
 import type * as repo from './setup-repository'
 
-export type Problem = { field: string; message: string }
+export type Problem = FieldError
 
 export function refuse(problems: Problem[]): never {
   throw ValidationError.of(problems)
@@ -70,24 +71,24 @@ export function toGroupResponse(detail: repo.GroupDetail, locale: Locale, defaul
 export function checkRule(rule: repo.NewRule): void {
   const problems: Problem[] = []
   const days = rule.workDays.split(',')
-  if (new Set(days).size !== days.length) problems.push({ field: 'work_days', message: 'must not repeat a weekday' })
-  if (rule.workStartTime === rule.workEndTime) problems.push({ field: 'work_end_time', message: 'must differ from work_start_time' })
+  if (new Set(days).size !== days.length) problems.push({ field: 'work_days', message: say.repeatedWeekday() })
+  if (rule.workStartTime === rule.workEndTime) problems.push({ field: 'work_end_time', message: say.sameAsWorkStart() })
   if ((rule.breakStartTime == null) !== (rule.breakEndTime == null))
     problems.push({
       field: rule.breakStartTime == null ? 'break_start_time' : 'break_end_time',
-      message: 'is required with the other break time',
+      message: say.withOtherBreakTime(),
     })
   else if (rule.breakStartTime != null && rule.breakStartTime === rule.breakEndTime)
-    problems.push({ field: 'break_end_time', message: 'must differ from break_start_time' })
+    problems.push({ field: 'break_end_time', message: say.sameAsBreakStart() })
   if ((rule.allowedLatitude == null) !== (rule.allowedLongitude == null))
     problems.push({
       field: rule.allowedLatitude == null ? 'allowed_latitude' : 'allowed_longitude',
-      message: 'is required with the other coordinate',
+      message: say.withOtherCoordinate(),
     })
   if (rule.locationRequired) {
     if (rule.allowedLatitude == null && rule.allowedLongitude == null)
-      problems.push({ field: 'allowed_latitude', message: 'and allowed_longitude are required when location_required is true' })
-    if (!rule.locationRadius) problems.push({ field: 'location_radius', message: 'must be above 0 when location_required is true' })
+      problems.push({ field: 'allowed_latitude', message: say.areaRequired() })
+    if (!rule.locationRadius) problems.push({ field: 'location_radius', message: say.radiusRequired() })
   }
   if (problems.length > 0) refuse(problems)
 }

@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { AuthGuard, ClientIp } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import { errors } from '../../http/openapi'
+import { say } from './messages'
 import { ChangePasswordBody, LoginBody, Me, RefreshBody, TokenPair, UpdateMeBody } from './model'
 import { User } from '../users/model'
 import type { AuthService } from './service'
@@ -11,7 +12,7 @@ const detail = (summary: string, description: string, extra: object = {}) => ({ 
 export const authController = (guard: AuthGuard, reply: Replier, auth: AuthService, clientIp: ClientIp) =>
   new Elysia({ name: 'auth', prefix: '/api/v1/auth' })
     .use(guard)
-    .post('/login', async ({ body, server, request }) => reply.ok(await auth.login(body.username, body.password, clientIp(server, request)), 'Signed in'), {
+    .post('/login', async ({ body, server, request }) => reply.ok(await auth.login(body.username, body.password, clientIp(server, request)), say.signedIn()), {
       body: LoginBody,
       response: Envelope(TokenPair),
       detail: detail(
@@ -24,7 +25,7 @@ export const authController = (guard: AuthGuard, reply: Replier, auth: AuthServi
         }),
       ),
     })
-    .post('/refresh', async ({ body, server, request }) => reply.ok(await auth.refresh(body.refresh_token, clientIp(server, request)), 'Tokens refreshed'), {
+    .post('/refresh', async ({ body, server, request }) => reply.ok(await auth.refresh(body.refresh_token, clientIp(server, request)), say.tokensRefreshed()), {
       body: RefreshBody,
       response: Envelope(TokenPair),
       detail: detail(
@@ -33,7 +34,7 @@ export const authController = (guard: AuthGuard, reply: Replier, auth: AuthServi
         errors({ 401: 'Not a current refresh token (unknown, used, expired, or an access token), or the account is disabled or gone: sign in again' }),
       ),
     })
-    .post('/logout', async ({ principal, actor }) => reply.ok(await auth.logout(principal, actor).then(() => null), 'Signed out everywhere'), {
+    .post('/logout', async ({ principal, actor }) => reply.ok(await auth.logout(principal, actor).then(() => null), say.signedOut()), {
       auth: true,
       response: Envelope(t.Null()),
       detail: detail(
@@ -49,7 +50,7 @@ export const authController = (guard: AuthGuard, reply: Replier, auth: AuthServi
         '`roles` lists the enabled roles, `permissions` what they grant; `employee` is null when the account is not linked to an employee record.',
       ),
     })
-    .put('/me', async ({ principal, actor, body }) => reply.ok(await auth.updateMe(principal, actor, body), 'Profile updated'), {
+    .put('/me', async ({ principal, actor, body }) => reply.ok(await auth.updateMe(principal, actor, body), say.profileUpdated()), {
       auth: true,
       body: UpdateMeBody,
       response: Envelope(User),
@@ -61,7 +62,7 @@ export const authController = (guard: AuthGuard, reply: Replier, auth: AuthServi
     .put(
       '/password',
       async ({ principal, actor, body }) =>
-        reply.ok(await auth.changePassword(principal, actor, body.old_password, body.new_password), 'Password changed; other sessions were signed out'),
+        reply.ok(await auth.changePassword(principal, actor, body.old_password, body.new_password), say.passwordChanged()),
       {
         auth: true,
         body: ChangePasswordBody,

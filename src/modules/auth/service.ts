@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import type { Database, Tx } from '../../db/client'
 import { employees } from '../../db/schema'
 import { UnauthorizedError, ValidationError } from '../../http/errors'
+import { say as http } from '../../http/messages'
 import type { Clock } from '../../lib/clock'
 import { optionalText, requiredText } from '../../lib/text'
 import type { HashGate } from '../../lib/hash-gate'
@@ -15,6 +16,7 @@ import type { UserResponse } from '../users/model'
 import { presentUser } from '../users/service'
 import { bumpTokenVersion, findUserById, findUserByUsername, updateUser, type UserRow } from '../users/repository'
 import type { Me, TokenPair, UpdateMeInput } from './model'
+import { say } from './messages'
 import * as repo from './repository'
 import { attemptWindows, createLockBook, FAILURE_LIMITS, throughGate } from './throttle'
 import { hashRefreshToken, newRefreshToken, type TokenService } from './tokens'
@@ -28,9 +30,6 @@ export interface AuthDeps {
   /** bounds the password hashes and checks running at once */
   hashGate: HashGate
 }
-
-const WRONG_CREDENTIALS = 'Wrong username or password'
-const DISABLED = 'This account is disabled; ask an administrator to enable it'
 
 export function createAuthService({ database, clock, access, tokens, refreshTtlSeconds, hashGate }: AuthDeps) {
   const { db } = database
@@ -80,10 +79,10 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
       if (checked.locked) throw await locks.refused(db, key, username, checked.now)
       const { attempt, user } = checked
       // a wrong password keeps the attempt as a failure
-      if (!user) throw new UnauthorizedError(WRONG_CREDENTIALS)
+      if (!user) throw new UnauthorizedError(say.wrongCredentials())
       if (user.status !== 1) {
         await database.write((tx) => repo.removeAttempt(tx, attempt))
-        throw new UnauthorizedError(DISABLED)
+        throw new UnauthorizedError(http.accountDisabled())
       }
       return database.write(async (tx) => {
         await repo.clearFailures(tx, key)
@@ -115,12 +114,12 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
         await audit(tx, user.id, ip, 'auth.refresh')
         return { kind: 'ok', pair: await issuePair(tx, user, row.familyId) } as const
       })
-      if (outcome.kind === 'unknown') throw new UnauthorizedError('Unknown refresh token; sign in again')
+      if (outcome.kind === 'unknown') throw new UnauthorizedError(say.refreshUnknown())
       if (outcome.kind === 'reused')
-        throw new UnauthorizedError('This refresh token was already used, so every session of this sign-in was ended; sign in again')
-      if (outcome.kind === 'expired') throw new UnauthorizedError('The refresh token has expired; sign in again')
-      if (outcome.kind === 'gone') throw new UnauthorizedError('The account of this token no longer exists')
-      if (outcome.kind === 'disabled') throw new UnauthorizedError(DISABLED)
+        throw new UnauthorizedError(say.refreshReused())
+      if (outcome.kind === 'expired') throw new UnauthorizedError(say.refreshExpired())
+      if (outcome.kind === 'gone') throw new UnauthorizedError(http.accountGone())
+      if (outcome.kind === 'disabled') throw new UnauthorizedError(http.accountDisabled())
       return outcome.pair
     },
 
@@ -137,7 +136,7 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
 
     async me(principal: Principal): Promise<Me> {
       const user = await findUserById(db, principal.userId)
-      if (!user) throw new UnauthorizedError('The account of this token no longer exists')
+      if (!user) throw new UnauthorizedError(http.accountGone())
       const [employee] = await db
         .select({
           id: employees.id,
@@ -165,7 +164,7 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
       const now = clock.now()
       return database.write(async (tx) => {
         const current = await findUserById(tx, principal.userId)
-        if (!current) throw new UnauthorizedError('The account of this token no longer exists')
+        if (!current) throw new UnauthorizedError(http.accountGone())
         const before = await presentUser(tx, current)
         const row = await updateUser(tx, principal.userId, {
           name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
@@ -183,10 +182,10 @@ export function createAuthService({ database, clock, access, tokens, refreshTtlS
     /** Changes the caller's password, ends their other sessions and returns a fresh pair for this one. */
     async changePassword(principal: Principal, actor: Actor, oldPassword: string, newPassword: string): Promise<TokenPair> {
       const user = await findUserById(db, principal.userId)
-      if (!user) throw new UnauthorizedError('The account of this token no longer exists')
+      if (!user) throw new UnauthorizedError(http.accountGone())
       const passwordHash = await throughGate(hashGate, actor.ip, async () => {
         if (!(await verifyPassword(oldPassword, user.passwordHash)))
-          throw new ValidationError('The current password is not correct', [{ field: 'old_password', message: 'is not correct' }])
+          throw new ValidationError(say.currentPasswordWrong(), [{ field: 'old_password', message: say.notCorrect() }])
         return hashPassword(newPassword)
       })
       const now = clock.now()

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/client'
 import { ServiceUnavailableError, TooManyRequestsError } from '../../http/errors'
 import { GateRefusal, type HashGate } from '../../lib/hash-gate'
+import { say } from './messages'
 import * as repo from './repository'
 
 /**
@@ -55,8 +56,8 @@ export async function throughGate<T>(gate: HashGate, address: string | null, tas
   } catch (error) {
     if (!(error instanceof GateRefusal)) throw error
     if (error.reason === 'address')
-      throw new TooManyRequestsError('Too many sign-ins from your address at once; wait for their answers first', error.retryAfterSeconds)
-    throw new ServiceUnavailableError('The service is busy checking other passwords; try again in a moment', error.retryAfterSeconds)
+      throw new TooManyRequestsError(say.tooManyAtOnce(), error.retryAfterSeconds)
+    throw new ServiceUnavailableError(say.busyHashing(), error.retryAfterSeconds)
   }
 }
 
@@ -65,11 +66,8 @@ type Lock = { scope: 'pair' | 'address'; until: number }
 /** The 429 for a lock that holds until `until` (epoch ms). */
 function lockError(lock: Lock, username: string, now: Date): TooManyRequestsError {
   const seconds = Math.max(1, Math.ceil((lock.until - now.getTime()) / 1000))
-  const wait = `try again in ${Math.ceil(seconds / 60)} minute(s)`
-  const message =
-    lock.scope === 'address'
-      ? `Too many failed sign-ins for different usernames from your address; ${wait}`
-      : `Too many failed sign-ins for "${username}" from your address; ${wait}`
+  const minutes = Math.ceil(seconds / 60)
+  const message = lock.scope === 'address' ? say.addressLocked({ minutes }) : say.pairLocked({ username, minutes })
   return new TooManyRequestsError(message, seconds)
 }
 

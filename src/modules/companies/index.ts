@@ -4,6 +4,7 @@ import { Envelope, type Replier } from '../../http/envelope'
 import { errors } from '../../http/openapi'
 import { IdParams } from '../../http/models'
 import { P1 } from '../../http/pagination'
+import { say } from './messages'
 import { Company, CompanyListQuery, CreateCompanyBody, UpdateCompanyBody } from './model'
 import type { CompaniesService } from './service'
 
@@ -12,7 +13,7 @@ const detail = (summary: string, extra: object = {}) => ({ tags: ['Companies'], 
 export const companiesController = (guard: AuthGuard, reply: Replier, companies: CompaniesService) =>
   new Elysia({ name: 'companies', prefix: '/api/v1/admin/companies' })
     .use(guard)
-    .post('', async ({ body, actor, set }) => reply.created(set, await companies.create(body, actor), 'Company created'), {
+    .post('', async ({ body, actor, set }) => reply.created(set, await companies.create(body, actor), say.created()), {
       permission: 'companies:create',
       body: CreateCompanyBody,
       response: { 201: Envelope(Company) },
@@ -30,7 +31,7 @@ export const companiesController = (guard: AuthGuard, reply: Replier, companies:
       response: Envelope(Company),
       detail: detail('Read a company', errors({ 404: 'No such company' })),
     })
-    .put('/:id', async ({ params, body, actor }) => reply.ok(await companies.update(params.id, body, actor), 'Company updated'), {
+    .put('/:id', async ({ params, body, actor }) => reply.ok(await companies.update(params.id, body, actor), say.updated()), {
       permission: 'companies:update',
       params: IdParams,
       body: UpdateCompanyBody,
@@ -44,7 +45,7 @@ export const companiesController = (guard: AuthGuard, reply: Replier, companies:
         ...errors({ 404: 'No such company', 409: 'A company with this name exists' }),
       }),
     })
-    .delete('/:id', async ({ params, actor }) => reply.ok(await companies.remove(params.id, actor).then(() => null), 'Company deleted'), {
+    .delete('/:id', async ({ params, actor }) => reply.ok(await companies.remove(params.id, actor).then(() => null), say.deleted()), {
       permission: 'companies:delete',
       params: IdParams,
       response: Envelope(t.Null()),

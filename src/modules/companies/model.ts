@@ -1,13 +1,14 @@
 import { t } from 'elysia'
 import { DateString, Text, Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
+import { rules } from './messages'
 
 const TimeZone = t.String({
   minLength: 1,
   maxLength: 64,
   description: 'IANA time zone, e.g. Asia/Shanghai',
   examples: ['Asia/Shanghai'],
-  error: 'must be an IANA time zone name such as Asia/Shanghai',
+  error: rules.timeZone,
 })
 
 export const Company = t.Object({
@@ -29,7 +30,7 @@ export type CompanyResponse = typeof Company.static
 const AttendanceStartsOn = t.Nullable(
   t.String({
     pattern: DateString.pattern,
-    error: 'must be a date written YYYY-MM-DD',
+    error: DateString.error,
     examples: ['2024-01-01'],
     description:
       'YYYY-MM-DD, local: the first date attendance counts (go-live) for the employees of its attendance groups; before it no date ' +

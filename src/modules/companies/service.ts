@@ -9,6 +9,7 @@ import { timeZoneField } from '../../lib/timezone'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { deleteAbsencesBefore, reopenClosedDaysBetween } from '../calendar/repository'
 import type { CompanyListQuery, CompanyResponse, CreateCompanyInput, UpdateCompanyInput } from './model'
+import { say } from './messages'
 import * as repo from './repository'
 
 export function toCompanyResponse(row: repo.CompanyRow): CompanyResponse {
@@ -22,12 +23,12 @@ export function toCompanyResponse(row: repo.CompanyRow): CompanyResponse {
   }
 }
 
-const nameTaken = (name: string) => new ConflictError(`A company named "${name}" already exists`)
+const nameTaken = (name: string) => new ConflictError(say.nameTaken({ name }))
 
 /** attendance_starts_on as given: a real date, null (no bound) or left out; else 400. */
 function startsOnField(value: string | null | undefined): string | null | undefined {
   if (value === undefined || value === null || isCalendarDate(value)) return value
-  throw new ValidationError(`attendance_starts_on "${value}" is not a real date`, [{ field: 'attendance_starts_on', message: `"${value}" is not a real date` }])
+  throw new ValidationError(say.startsOnNotReal({ value }), [{ field: 'attendance_starts_on', message: say.notRealDate({ value }) }])
 }
 
 /**
@@ -43,7 +44,7 @@ async function applyStartToPast(tx: Queryable, companyId: number, before: string
   const removed = await deleteAbsencesBefore(tx, companyId, after)
   return removed.map((row) => ({ id: row.id, employee_id: row.employeeId, work_date: row.workDate, group_id: row.groupId, rule_id: row.ruleId }))
 }
-const missing = (id: number) => new NotFoundError(`Company ${id} does not exist`)
+const missing = (id: number) => new NotFoundError(say.missing({ id }))
 
 export function createCompaniesService({ database, clock }: { database: Database; clock: Clock }) {
   const { db } = database
@@ -109,7 +110,7 @@ export function createCompaniesService({ database, clock }: { database: Database
             await repo.deleteCompany(tx, id)
             await recordAudit(tx, actor, now, { action: 'company.delete', resource: 'company', resourceId: id, before: toCompanyResponse(before) })
           }),
-        { foreignKey: () => new ConflictError(`Company ${id} still has employees or attendance groups; move or delete them first`) },
+        { foreignKey: () => new ConflictError(say.stillUsed({ id })) },
       )
     },
   }

@@ -6,6 +6,7 @@ import { IdParams } from '../../http/models'
 import { errors } from '../../http/openapi'
 import { AttendanceRecord } from '../attendance/model'
 import { Correction, CorrectionList, CorrectionQuery, CreateCorrectionBody, EditRecordBody } from './model'
+import { say } from './messages'
 import type { CorrectionsService } from './service'
 
 const RECOMPUTED =
@@ -28,7 +29,7 @@ const mine = (summary: string, extra: Record<number, string> = {}, description?:
 export const correctionsController = (guard: AuthGuard, reply: Replier, corrections: CorrectionsService) =>
   new Elysia({ name: 'corrections', prefix: '/api/v1/attendance/corrections' })
     .use(guard)
-    .post('', async ({ principal, body, actor, set }) => reply.created(set, await corrections.request(principal, body, actor), 'Correction requested'), {
+    .post('', async ({ principal, body, actor, set }) => reply.created(set, await corrections.request(principal, body, actor), say.requested()), {
       permission: 'attendance:correct',
       body: CreateCorrectionBody,
       response: { 201: Envelope(Correction) },
@@ -47,7 +48,7 @@ export const correctionsController = (guard: AuthGuard, reply: Replier, correcti
       response: Envelope(CorrectionList),
       detail: mine('Your corrections, newest first', {}, 'Administrators’ edits of your records are listed too, as approved corrections.'),
     })
-    .post('/:id/cancel', async ({ principal, params, actor }) => reply.ok(await corrections.cancelOwn(principal, params.id, actor), 'Correction cancelled'), {
+    .post('/:id/cancel', async ({ principal, params, actor }) => reply.ok(await corrections.cancelOwn(principal, params.id, actor), say.cancelled()), {
       permission: 'attendance:correct',
       params: IdParams,
       response: Envelope(Correction),
@@ -59,7 +60,7 @@ export const recordEditController = (guard: AuthGuard, locale: LocalePlugin, rep
   new Elysia({ name: 'attendance-record-edit', prefix: '/api/v1/admin/attendance/records' })
     .use(guard)
     .use(locale)
-    .put('/:id', async ({ principal, params, body, actor, locale }) => reply.ok(await corrections.edit(principal, params.id, body, actor, locale), 'Record corrected'), {
+    .put('/:id', async ({ principal, params, body, actor, locale }) => reply.ok(await corrections.edit(principal, params.id, body, actor, locale), say.recordCorrected()), {
       permission: 'attendance_records:update',
       params: IdParams,
       body: EditRecordBody,

@@ -1,16 +1,22 @@
 import { t } from 'elysia'
 import { DateString, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
+import { ruleText } from '../../lib/messages'
 
 const Instant = t.String({
   format: 'date-time',
   description: 'an ISO 8601 instant, e.g. 2024-10-08T01:02:00Z',
-  error: 'must be an ISO 8601 instant such as 2024-10-08T09:00:00+08:00',
+  error: ruleText({ en: 'must be an ISO 8601 instant such as 2024-10-08T09:00:00+08:00', zh: '必须是 ISO 8601 时间，例如 2024-10-08T09:00:00+08:00' }),
 })
-const Reason = t.String({ minLength: 1, maxLength: 500, description: 'why: required, not blank', error: 'reason is required (1 to 500 characters)' })
+const Reason = t.String({
+  minLength: 1,
+  maxLength: 500,
+  description: 'why: required, not blank',
+  error: ruleText({ en: 'reason is required (1 to 500 characters)', zh: 'reason 为必填项（1 到 500 个字符）' }),
+})
 // written out: a union mapped from CORRECTION_STATUSES is typed `never` in the routes' responses, and the handlers fail to type-check
 const Status = t.Union([t.Literal('pending'), t.Literal('approved'), t.Literal('rejected'), t.Literal('cancelled')], {
-  error: 'status must be pending, approved, rejected or cancelled',
+  error: ruleText({ en: 'status must be pending, approved, rejected or cancelled', zh: 'status 必须是 pending、approved、rejected 或 cancelled' }),
 })
 const Person = (description: string) => t.Object({ id: t.Integer(), name: t.String() }, { description })
 
@@ -54,7 +60,7 @@ export type CorrectionResponse = typeof Correction.static
 
 export const CreateCorrectionBody = t.Object(
   {
-    work_date: t.String({ ...DateString, error: 'work_date must be a date written YYYY-MM-DD' }),
+    work_date: t.String({ ...DateString, error: ruleText({ en: 'work_date must be a date written YYYY-MM-DD', zh: 'work_date 必须是 YYYY-MM-DD 格式的日期' }) }),
     clock_in_time: t.Optional(Instant),
     clock_out_time: t.Optional(Instant),
     reason: Reason,

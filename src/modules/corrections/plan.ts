@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client'
-import { ValidationError } from '../../http/errors'
+import { ValidationError, type FieldError } from '../../http/errors'
 import { localDate } from '../../lib/local-time'
 import { companyOf, ruleOfRecord, type CallerContext } from '../attendance/caller'
 import { closesAt, judgeRecord, type Shift } from '../attendance/policy'
@@ -9,6 +9,7 @@ import type { RuleRow } from '../attendance/setup-repository'
 import { kindOnIn } from '../calendar/repository'
 import type { DayKind } from '../calendar/work-days'
 import { halfDayOff } from '../leave/repository'
+import { say } from './messages'
 import * as repo from './repository'
 
 /*
@@ -21,7 +22,7 @@ import * as repo from './repository'
 const DAY_MS = 86_400_000
 
 type RecordRow = attendanceRepo.RecordRow
-export type Problem = { field: string; message: string }
+export type Problem = FieldError
 
 export interface Times {
   clockIn?: Date
@@ -57,15 +58,16 @@ export function timeProblems(workDate: string, zone: string, clockIn: Date | nul
   const problems: Problem[] = []
   if (clockIn) {
     const date = localDate(clockIn, zone)
-    if (date !== workDate) problems.push({ field: 'clock_in_time', message: `must fall on ${workDate} in ${zone}; ${clockIn.toISOString()} is on ${date} there` })
-    if (clockIn > now) problems.push({ field: 'clock_in_time', message: 'must not be in the future' })
+    if (date !== workDate)
+      problems.push({ field: 'clock_in_time', message: say.clockInOffDate({ date: workDate, zone, instant: clockIn.toISOString(), actual: date }) })
+    if (clockIn > now) problems.push({ field: 'clock_in_time', message: say.notInFuture() })
   }
   if (clockOut) {
-    if (!clockIn) problems.push({ field: 'clock_in_time', message: `is required: the record of ${workDate} has no clock-in to go with the clock-out` })
-    else if (clockOut <= clockIn) problems.push({ field: 'clock_out_time', message: `must be after the clock-in (${clockIn.toISOString()})` })
+    if (!clockIn) problems.push({ field: 'clock_in_time', message: say.clockInMissing({ date: workDate }) })
+    else if (clockOut <= clockIn) problems.push({ field: 'clock_out_time', message: say.afterClockIn({ clockIn: clockIn.toISOString() }) })
     else if (clockOut.getTime() - clockIn.getTime() > DAY_MS)
-      problems.push({ field: 'clock_out_time', message: `must be at most 24 hours after the clock-in (${clockIn.toISOString()})` })
-    if (clockOut > now) problems.push({ field: 'clock_out_time', message: 'must not be in the future' })
+      problems.push({ field: 'clock_out_time', message: say.within24Hours({ clockIn: clockIn.toISOString() }) })
+    if (clockOut > now) problems.push({ field: 'clock_out_time', message: say.notInFuture() })
   }
   return problems
 }
@@ -89,9 +91,7 @@ export function planRecord(context: CallerContext, workDate: string, times: Time
     const rule = ruleFor(context.rules, workDate)
     if (!rule)
       throw new ValidationError(
-        context.group
-          ? `The attendance group "${context.group.group.name}" has no enabled rule to judge ${workDate} by; ask an administrator to add one`
-          : `The employee is not in an attendance group, so ${workDate} has no rule to judge it by; ask an administrator to add them to one`,
+        context.group ? say.groupHasNoRule({ group: context.group.group.name, date: workDate }) : say.noGroup({ date: workDate }),
       )
     shift = shiftOfDay(rule, zone, workDate, kind, context.attendanceFrom, off)
     opened = { ruleId: rule.id, groupId: rule.groupId, timezone: zone, ...shiftColumns(shift) }

@@ -16,6 +16,7 @@ import { linkedEmployee, type Principal } from '../rbac/access'
 import { partiesOf, requireNotOwn } from '../rbac/own-matters'
 import type { CorrectionQuery, CorrectionResponse, CreateCorrectionInput, EditRecordInput, RecordSnapshot } from './model'
 import { factsOn, planRecord, type Plan, type Problem, type Times } from './plan'
+import { say } from './messages'
 import * as repo from './repository'
 
 /** How far back an employee may ask for a correction, in days before today (CONTRACT §11). */
@@ -63,6 +64,9 @@ export function toCorrectionResponse(row: repo.FullCorrection): CorrectionRespon
 
 const refuse = (problems: Problem[]) => ValidationError.of(problems)
 
+/** A correction's status as messages name it. */
+const STATUS = { pending: say.pendingStatus, approved: say.approvedStatus, rejected: say.rejectedStatus, cancelled: say.cancelledStatus } as const
+
 /** The requested instants; at least one (400 naming the fields otherwise). */
 function timesOf(input: { clock_in_time?: string; clock_out_time?: string }): Times {
   const problems: Problem[] = []
@@ -74,11 +78,11 @@ function timesOf(input: { clock_in_time?: string; clock_out_time?: string }): Ti
     const value = input[field]
     if (value === undefined) continue
     const instant = new Date(value)
-    if (Number.isNaN(instant.getTime())) problems.push({ field, message: `"${value}" is not an ISO 8601 instant` })
+    if (Number.isNaN(instant.getTime())) problems.push({ field, message: say.notInstant({ value }) })
     else times[key] = instant
   }
   if (problems.length === 0 && !times.clockIn && !times.clockOut)
-    problems.push({ field: 'clock_in_time', message: 'or clock_out_time is required: give at least one time to correct' })
+    problems.push({ field: 'clock_in_time', message: say.oneTimeRequired() })
   if (problems.length > 0) throw refuse(problems)
   return times
 }
@@ -100,12 +104,9 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
       : repo.insertRecord(q, { ...values, corrected: true, employeeId: context.employeeId, workDate, createdAt: now })
 
   const nothingToCorrect = (workDate: string) =>
-    new ValidationError(`The record of ${workDate} already has these times: there is nothing to correct`, [
-      { field: 'clock_in_time', message: 'and clock_out_time are the record’s already' },
-    ])
+    new ValidationError(say.nothingToCorrect({ date: workDate }), [{ field: 'clock_in_time', message: say.timesAlreadyThere() }])
 
-  const pendingConflict = (workDate: string, id?: number) =>
-    new ConflictError(`A correction${id ? ` (${id})` : ''} of ${workDate} is already pending; cancel it or wait for the decision`)
+  const pendingConflict = (workDate: string) => new ConflictError(say.pending({ date: workDate }))
 
   return {
     /** An employee asks to correct one of their work dates (CONTRACT §11); it waits for approval. */
@@ -113,11 +114,11 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
       const context = await contextOf(linkedEmployee(principal, 'attendance'))
       const now = clock.now()
       const workDate = input.work_date
-      if (!isCalendarDate(workDate)) throw refuse([{ field: 'work_date', message: `"${workDate}" is not a real date` }])
+      if (!isCalendarDate(workDate)) throw refuse([{ field: 'work_date', message: say.notRealDate({ value: workDate }) }])
       const today = localDate(now, context.zone)
       const earliest = addDays(today, -CORRECTION_DAYS_BACK)
       if (workDate > today || workDate < earliest)
-        throw refuse([{ field: 'work_date', message: `must be from ${earliest} to today (${today}, ${context.zone})` }])
+        throw refuse([{ field: 'work_date', message: say.dateRange({ earliest, today, zone: context.zone }) }])
       requireEmployed(context, workDate, 'work_date')
       const times = timesOf(input)
       const reason = requiredText(input.reason, 'reason', 500)
@@ -163,9 +164,9 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
       const now = clock.now()
       return database.write(async (tx) => {
         const before = await repo.findCorrection(tx, id)
-        if (!before || before.correction.employeeId !== employeeId) throw new NotFoundError(`Correction ${id} does not exist`)
+        if (!before || before.correction.employeeId !== employeeId) throw new NotFoundError(say.correctionMissing({ id }))
         if (!(await repo.transition(tx, id, 'cancelled', { updatedAt: now, decidedBy: actor.userId, decidedAt: now })))
-          throw new ConflictError(`Correction ${id} is ${before.correction.status}; only a pending one can be cancelled`)
+          throw new ConflictError(say.notPendingCancel({ id, status: STATUS[before.correction.status]() }))
         const after = await load(tx, id)
         await recordAudit(tx, actor, now, {
           action: 'attendance_correction.cancel',
@@ -199,10 +200,11 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
       const now = clock.now()
       return database.write(async (tx) => {
         const found = await repo.findCorrection(tx, id)
-        if (!found) throw new NotFoundError(`Correction ${id} does not exist`)
+        if (!found) throw new NotFoundError(say.correctionMissing({ id }))
         const c = found.correction
-        await authorize(tx, decidableOf(`Correction ${id}`, c, found))
-        if (c.status !== 'pending') throw new ConflictError(`Correction ${id} is ${c.status}, not pending: it cannot be ${decision}`)
+        await authorize(tx, decidableOf(say.correction({ id }), c, found))
+        if (c.status !== 'pending')
+          throw new ConflictError(say.notPendingDecide({ id, status: STATUS[c.status](), decision: (decision === 'approved' ? say.approve : say.reject)() }))
         const decided = { updatedAt: now, decidedBy: decider.userId, decidedAt: now, decisionNote: note }
         let change: { before: RecordSnapshot | null; after: RecordSnapshot | null; recordId: number } | null = null
         if (decision === 'approved') {
@@ -210,14 +212,14 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
           const times = { clockIn: c.clockInTime ?? undefined, clockOut: c.clockOutTime ?? undefined }
           const planned = await plan(tx, context, c.workDate, times, now).catch((error) => {
             if (error instanceof ValidationError)
-              throw new ConflictError(`Correction ${id} no longer fits the record of ${c.workDate}: ${error.message}. Reject it, and ask for a new one`)
+              throw new ConflictError(say.noLongerFits({ id, date: c.workDate, problem: error.text }))
             throw error
           })
           const written = await write(tx, context, c.workDate, planned, now)
           change = { before: snapshotOf(planned.row), after: snapshotOf(written), recordId: written.id }
         }
         const row = await repo.transition(tx, id, decision, { ...decided, ...(change ?? {}) })
-        if (!row) throw new ConflictError(`Correction ${id} changed meanwhile; try again`)
+        if (!row) throw new ConflictError(say.changedMeanwhile({ id }))
         const after = await load(tx, id)
         await recordAudit(tx, decider, now, {
           action: decision === 'approved' ? 'attendance_correction.approve' : 'attendance_correction.reject',
@@ -241,12 +243,11 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
       const reason = requiredText(input.reason, 'reason', 500)
       const now = clock.now()
       const found = await repo.recordById(db, recordId)
-      if (!found) throw new NotFoundError(`Attendance record ${recordId} does not exist`)
+      if (!found) throw new NotFoundError(say.recordMissing({ id: recordId }))
       const context = await contextOf(found.employeeId)
       const written = await database.write(async (tx) => {
-        await requireNotOwn(tx, principal, { label: `Attendance record ${recordId}`, employeeId: found.employeeId }, 'edit')
-        const pending = await repo.pendingOn(tx, found.employeeId, found.workDate)
-        if (pending) throw pendingConflict(found.workDate, pending.id)
+        await requireNotOwn(tx, principal, { label: say.record({ id: recordId }), employeeId: found.employeeId }, 'edit')
+        if (await repo.pendingOn(tx, found.employeeId, found.workDate)) throw pendingConflict(found.workDate)
         const planned = await plan(tx, context, found.workDate, times, now)
         if (planned.unchanged) throw nothingToCorrect(found.workDate)
         const record = await write(tx, context, found.workDate, planned, now)

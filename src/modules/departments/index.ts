@@ -3,6 +3,7 @@ import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import { errors } from '../../http/openapi'
 import { IdParams } from '../../http/models'
+import { say } from './messages'
 import { Department, DepartmentBody, DepartmentList, DepartmentListQuery, PublicDepartment } from './model'
 import type { DepartmentsService } from './service'
 
@@ -19,7 +20,7 @@ export const departmentsController = (guard: AuthGuard, reply: Replier, departme
     .group('/api/v1/admin/departments', (admin) =>
       admin
         .use(guard)
-        .post('', async ({ body, actor, set }) => reply.created(set, await departments.create(body, actor), 'Department created'), {
+        .post('', async ({ body, actor, set }) => reply.created(set, await departments.create(body, actor), say.created()), {
           permission: 'departments:create',
           body: DepartmentBody,
           response: { 201: Envelope(Department) },
@@ -37,7 +38,7 @@ export const departmentsController = (guard: AuthGuard, reply: Replier, departme
           response: Envelope(Department),
           detail: detail('Read a department', errors({ 404: 'No such department' })),
         })
-        .put('/:id', async ({ params, body, actor }) => reply.ok(await departments.update(params.id, body, actor), 'Department updated'), {
+        .put('/:id', async ({ params, body, actor }) => reply.ok(await departments.update(params.id, body, actor), say.updated()), {
           permission: 'departments:update',
           params: IdParams,
           body: DepartmentBody,
@@ -46,7 +47,7 @@ export const departmentsController = (guard: AuthGuard, reply: Replier, departme
         })
         .delete(
           '/:id',
-          async ({ params, actor }) => reply.ok(await departments.remove(params.id, actor).then(() => null), 'Department deleted'),
+          async ({ params, actor }) => reply.ok(await departments.remove(params.id, actor).then(() => null), say.deleted()),
           {
             permission: 'departments:delete',
             params: IdParams,

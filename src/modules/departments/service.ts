@@ -6,20 +6,21 @@ import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { DEPARTMENT_NAME_MAX, type DepartmentInput, type DepartmentListQuery, type DepartmentResponse } from './model'
+import { say } from './messages'
 import * as repo from './repository'
 
 export function toDepartmentResponse(row: repo.DepartmentRow): DepartmentResponse {
   return { id: row.id, name: row.name, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() }
 }
 
-const missing = (id: number) => new NotFoundError(`Department ${id} does not exist`)
+const missing = (id: number) => new NotFoundError(say.missing({ id }))
 
 export function createDepartmentsService({ database, clock }: { database: Database; clock: Clock }) {
   const { db } = database
 
   /** Runs a change, turning the name index's refusal into a 409. */
   const saving = <T>(name: string, work: () => Promise<T>) =>
-    onConstraint(work, { unique: () => new ConflictError(`A department named "${name}" already exists (names are unique ignoring case)`) })
+    onConstraint(work, { unique: () => new ConflictError(say.nameTaken({ name })) })
 
   return {
     async list(query: DepartmentListQuery) {
@@ -84,7 +85,7 @@ export function createDepartmentsService({ database, clock }: { database: Databa
               before: toDepartmentResponse(before),
             })
           }),
-        { foreignKey: () => new ConflictError(`Department ${id} still has employees; move them to another department first`) },
+        { foreignKey: () => new ConflictError(say.stillUsed({ id })) },
       )
     },
   }

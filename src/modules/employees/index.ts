@@ -4,6 +4,7 @@ import { Envelope, type Replier } from '../../http/envelope'
 import { errors } from '../../http/openapi'
 import { IdParams } from '../../http/models'
 import { P1 } from '../../http/pagination'
+import { say } from './messages'
 import { AccountBody, CreateEmployeeBody, Employee, EmployeeListQuery, UpdateEmployeeBody } from './model'
 import type { EmployeesService } from './service'
 
@@ -14,7 +15,7 @@ const LINK_RULE =
 export const employeesController = (guard: AuthGuard, reply: Replier, employees: EmployeesService) =>
   new Elysia({ name: 'employees', prefix: '/api/v1/admin/employees' })
     .use(guard)
-    .post('', async ({ body, actor, principal, set }) => reply.created(set, await employees.create(body, actor, principal), 'Employee created'), {
+    .post('', async ({ body, actor, principal, set }) => reply.created(set, await employees.create(body, actor, principal), say.created()), {
       permission: 'employees:create',
       body: CreateEmployeeBody,
       response: { 201: Envelope(Employee) },
@@ -39,7 +40,7 @@ export const employeesController = (guard: AuthGuard, reply: Replier, employees:
       response: Envelope(Employee),
       detail: detail('Read an employee', errors({ 404: 'No such employee' })),
     })
-    .put('/:id', async ({ params, body, actor, principal }) => reply.ok(await employees.update(params.id, body, actor, principal), 'Employee updated'), {
+    .put('/:id', async ({ params, body, actor, principal }) => reply.ok(await employees.update(params.id, body, actor, principal), say.updated()), {
       permission: 'employees:update',
       params: IdParams,
       body: UpdateEmployeeBody,
@@ -58,7 +59,7 @@ export const employeesController = (guard: AuthGuard, reply: Replier, employees:
       '/:id/account',
       async ({ params, body, actor, principal, set }) => {
         const { employee, created } = await employees.giveAccount(params.id, body, actor, principal)
-        return created ? reply.created(set, employee, 'Account created') : reply.ok(employee, 'Account linked')
+        return created ? reply.created(set, employee, say.accountCreated()) : reply.ok(employee, say.accountLinked())
       },
       {
         permission: 'employees:update',
@@ -78,7 +79,7 @@ export const employeesController = (guard: AuthGuard, reply: Replier, employees:
         }),
       },
     )
-    .delete('/:id', async ({ params, actor, principal }) => reply.ok(await employees.remove(params.id, actor, principal).then(() => null), 'Employee deleted'), {
+    .delete('/:id', async ({ params, actor, principal }) => reply.ok(await employees.remove(params.id, actor, principal).then(() => null), say.deleted()), {
       permission: 'employees:delete',
       params: IdParams,
       response: Envelope(t.Null()),

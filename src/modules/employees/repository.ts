@@ -116,9 +116,13 @@ export async function listEmployees(db: Queryable, filter: EmployeeFilter, windo
   return { rows: rows.map(merge), total }
 }
 
-/** The employee's name and manager_id; null when there is no such employee. */
-export async function managerOf(db: Queryable, id: number): Promise<{ name: string; managerId: number | null } | null> {
-  const [row] = await db.select({ name: employees.name, managerId: employees.managerId }).from(employees).where(eq(employees.id, id)).limit(1)
+/** The employee's name, employee number and manager_id; null when there is no such employee. */
+export async function managerOf(db: Queryable, id: number): Promise<{ name: string; employeeNo: string | null; managerId: number | null } | null> {
+  const [row] = await db
+    .select({ name: employees.name, employeeNo: employees.employeeNo, managerId: employees.managerId })
+    .from(employees)
+    .where(eq(employees.id, id))
+    .limit(1)
   return row ?? null
 }
 

@@ -6,6 +6,7 @@ import { p1, pageWindow } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
 import { hashPassword } from '../../lib/password'
+import { messageList, type Message } from '../../lib/messages'
 import { isForeignKeyViolation, isUniqueViolation, uniqueViolationTarget } from '../../lib/sqlite-errors'
 import { optionalText, requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
@@ -14,8 +15,9 @@ import { EMPLOYEE_ROLE } from '../rbac/catalogue'
 import { keepOwnApprover, recordLinkChange, requireDeciderChoice } from '../rbac/own-matters'
 import { requireLink, requireRoles, type LinkChange } from '../rbac/people'
 import { findRoleId, findRolesByName, grantRole, roleNamesByUser } from '../rbac/repository'
-import { insertUser } from '../users/repository'
+import { findUserById, insertUser } from '../users/repository'
 import { usernameTaken } from '../users/service'
+import { say } from './messages'
 import type { AccountInput, CreateEmployeeInput, EmployeeListQuery, EmployeeResponse, UpdateEmployeeInput } from './model'
 import * as repo from './repository'
 
@@ -40,11 +42,10 @@ export function toEmployeeResponse(row: repo.EmployeeWithDepartment): EmployeeRe
   }
 }
 
-const missing = (id: number) => new NotFoundError(`Employee ${id} does not exist`)
+const missing = (id: number) => new NotFoundError(say.missing({ id }))
 
 function checkHireDate(value: string | null | undefined): void {
-  if (value && !isCalendarDate(value))
-    throw new ValidationError(`hire_date "${value}" is not a real date (YYYY-MM-DD)`, [{ field: 'hire_date', message: 'is not a real date' }])
+  if (value && !isCalendarDate(value)) throw new ValidationError(say.hireDateNotReal({ value }), [{ field: 'hire_date', message: say.notRealDate() }])
 }
 
 /**
@@ -57,15 +58,13 @@ type AccountChoice = Pick<CreateEmployeeInput, 'username' | 'password' | 'user_i
 const ACCOUNT_RULES: readonly ((input: AccountChoice) => void)[] = [
   (input) => {
     if ((input.username === undefined) !== (input.password === undefined))
-      throw new ValidationError('Send username and password together to create a linked account', [
-        { field: input.username === undefined ? 'username' : 'password', message: 'is required with the other' },
+      throw new ValidationError(say.accountPairNeeded(), [
+        { field: input.username === undefined ? 'username' : 'password', message: say.requiredWithOther() },
       ])
   },
   (input) => {
     if (input.username !== undefined && input.user_id !== undefined)
-      throw new ValidationError('Send either user_id (link an existing user) or username and password (create one), not both', [
-        { field: 'user_id', message: 'conflicts with username' },
-      ])
+      throw new ValidationError(say.accountEitherWay(), [{ field: 'user_id', message: say.conflictsWithUsername() }])
   },
 ]
 
@@ -93,10 +92,9 @@ export async function missingReferences(db: Queryable, list: readonly References
   return list.map((refs) => {
     const problems: FieldError[] = []
     if (refs.department_id && !departmentIds.has(refs.department_id))
-      problems.push({ field: 'department_id', message: `department ${refs.department_id} does not exist` })
-    if (refs.company_id && !companyIds.has(refs.company_id))
-      problems.push({ field: 'company_id', message: `company ${refs.company_id} does not exist` })
-    if (refs.user_id && !userIds.has(refs.user_id)) problems.push({ field: 'user_id', message: `user ${refs.user_id} does not exist` })
+      problems.push({ field: 'department_id', message: say.noDepartmentId({ id: refs.department_id }) })
+    if (refs.company_id && !companyIds.has(refs.company_id)) problems.push({ field: 'company_id', message: say.noCompanyId({ id: refs.company_id }) })
+    if (refs.user_id && !userIds.has(refs.user_id)) problems.push({ field: 'user_id', message: say.noUserId({ id: refs.user_id }) })
     return problems
   })
 }
@@ -105,45 +103,49 @@ export async function missingReferences(db: Queryable, list: readonly References
 async function checkReferences(tx: Tx, refs: References): Promise<void> {
   const [problems] = await missingReferences(tx, [refs])
   if (problems.length > 0)
-    throw new ValidationError(problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems)
+    throw new ValidationError(messageList(problems.map((p) => say.referenceProblem({ field: p.field, problem: p.message }))), problems)
 }
+
+type Person = { id: number; name: string; employeeNo: string | null }
+
+/** An employee as people know them: the name, with the employee number when there is one ("Li Wei (E0001)"). */
+const personOf = ({ name, employeeNo }: Person): string => (employeeNo === null ? name : `${name} (${employeeNo})`)
 
 /**
  * 400 unless `managerId` names an existing employee whose own chain of managers does not lead back
  * to `employeeId` (itself included): the message names the chain (CONTRACT §10).
  */
-async function checkManager(tx: Tx, employee: { id: number; name: string } | null, managerId: number | null | undefined): Promise<void> {
+async function checkManager(tx: Tx, employee: Person | null, managerId: number | null | undefined): Promise<void> {
   if (managerId === undefined || managerId === null) return
   if (employee !== null && managerId === employee.id)
-    throw new ValidationError(`manager_id ${managerId}: an employee cannot be their own manager`, [{ field: 'manager_id', message: 'is the employee itself' }])
+    throw new ValidationError(say.ownManager({ id: managerId }), [{ field: 'manager_id', message: say.isTheEmployee() }])
   const chain = employee === null ? [] : [employee]
   const seen = new Set(chain.map((link) => link.id))
   for (let next: number | null = managerId; next !== null; ) {
     const manager = await repo.managerOf(tx, next)
     if (manager === null) {
-      if (next === managerId)
-        throw new ValidationError(`manager_id names employee ${managerId}, which does not exist`, [{ field: 'manager_id', message: 'does not exist' }])
+      if (next === managerId) throw new ValidationError(say.managerMissing({ id: managerId }), [{ field: 'manager_id', message: say.doesNotExist() }])
       return
     }
-    chain.push({ id: next, name: manager.name })
+    chain.push({ id: next, name: manager.name, employeeNo: manager.employeeNo })
     if (seen.has(next)) break
     seen.add(next)
     next = manager.managerId
   }
   if (employee === null || chain.at(-1)?.id !== employee.id) return
-  const names = chain.map((link) => `${link.name} (${link.id})`).join(' → ')
-  throw new ValidationError(`manager_id ${managerId} would make a cycle of managers: ${names}`, [{ field: 'manager_id', message: `makes a cycle: ${names}` }])
+  // people, not ids: the chain as a person reading it knows its employees
+  const names = chain.map(personOf).join(' → ')
+  throw new ValidationError(say.managerCycle({ id: managerId, chain: names }), [{ field: 'manager_id', message: say.makesCycle({ chain: names }) }])
 }
 
-export const employeeNoTaken = (employeeNo: string | null | undefined) => new ConflictError(`Employee number "${employeeNo}" is already in use`)
+export const employeeNoTaken = (employeeNo: string | null | undefined) => new ConflictError(say.employeeNoTaken({ no: String(employeeNo) }))
 
 function conflictFor(error: unknown, input: { employee_no?: string | null; user_id?: number | null; username?: string }) {
   const target = uniqueViolationTarget(error)
   if (target.includes('employee_no')) return employeeNoTaken(input.employee_no)
-  if (target.includes('employees_user') || target.includes('employees.user_id'))
-    return new ConflictError(`User ${input.user_id} is already linked to another employee`)
+  if (target.includes('employees_user') || target.includes('employees.user_id')) return new ConflictError(say.userLinkedElsewhere({ id: String(input.user_id) }))
   if (target.includes('username')) return usernameTaken(input.username ?? '')
-  return new ConflictError('The employee conflicts with an existing record')
+  return new ConflictError(say.conflictsWithRecord())
 }
 
 /** The row of a new employee, its texts trimmed (blank is null); `input` has passed NEW_EMPLOYEE_RULES. */
@@ -166,10 +168,10 @@ export function newEmployeeRow(input: CreateEmployeeInput, userId: number | null
 }
 
 /** What an update of an employee record does to routing, for the refusal of keepOwnApprover. */
-function changeOfRouting(id: number, change: { name: string; managerId?: number | null; status?: number }): string {
-  if (change.managerId !== undefined) return `change the manager of employee ${id} (${change.name})`
-  if (change.status === 0) return `mark employee ${id} (${change.name}) as left`
-  return `change employee ${id} (${change.name})`
+function changeOfRouting(id: number, change: { name: string; managerId?: number | null; status?: number }): Message {
+  if (change.managerId !== undefined) return say.changeManagerOf({ id, name: change.name })
+  if (change.status === 0) return say.markAsLeft({ id, name: change.name })
+  return say.changeEmployee({ id, name: change.name })
 }
 
 /**
@@ -178,11 +180,7 @@ function changeOfRouting(id: number, change: { name: string; managerId?: number 
  */
 function requireOwnLinkKept(principal: Principal, from: number | null, to: number | null): void {
   if (from === principal.userId || (to === principal.userId && principal.employeeId !== null))
-    throw new ForbiddenError(
-      from === principal.userId
-        ? 'You cannot unlink your own account from its employee record: that changes whose requests are your own; ask another administrator'
-        : 'You cannot move your own account to another employee record: that changes whose requests are your own; ask another administrator',
-    )
+    throw new ForbiddenError(from === principal.userId ? say.unlinkOwnAccount() : say.moveOwnAccount())
 }
 
 export function createEmployeesService({ database, clock, access }: { database: Database; clock: Clock; access: AccessResolver }) {
@@ -277,7 +275,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
           previousUserId = current.userId
           await checkReferences(tx, input)
           if (input.manager_id !== undefined && input.manager_id !== current.managerId) await requireDeciderChoice(tx, principal, input.manager_id, now)
-          await checkManager(tx, { id, name: current.name }, input.manager_id)
+          await checkManager(tx, { id, name: current.name, employeeNo: current.employeeNo }, input.manager_id)
           if (input.user_id !== undefined && input.user_id !== current.userId) {
             requireOwnLinkKept(principal, current.userId, input.user_id)
             await changeLink(tx, principal, actor, { from: current.userId, to: input.user_id, existingRecord: true }, now)
@@ -328,9 +326,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
     async giveAccount(id: number, input: AccountInput, actor: Actor, principal: Principal): Promise<{ employee: EmployeeResponse; created: boolean }> {
       for (const rule of ACCOUNT_RULES) rule(input)
       if (input.username === undefined && input.user_id === undefined)
-        throw new ValidationError('Send username and password to create an account for the employee, or user_id to link an existing one', [
-          { field: 'username', message: 'is required, or user_id' },
-        ])
+        throw new ValidationError(say.accountNeeded(), [{ field: 'username', message: say.requiredOrUserId() }])
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password)
       const now = clock.now()
       let employee: EmployeeResponse
@@ -338,10 +334,11 @@ export function createEmployeesService({ database, clock, access }: { database: 
         employee = await database.write(async (tx) => {
           const current = await repo.findEmployee(tx, id)
           if (!current) throw missing(id)
-          if (current.userId !== null)
-            throw new ConflictError(
-              `Employee ${id} (${current.name}) already has an account, user ${current.userId}; to give them another, unlink it first (PUT /api/v1/admin/employees/${id} with user_id null)`,
-            )
+          if (current.userId !== null) {
+            // the account as people know it, by its username, not its id
+            const account = await findUserById(tx, current.userId)
+            throw new ConflictError(say.hasAccount({ id, name: current.name, username: account?.username ?? String(current.userId) }))
+          }
           let userId: number
           if (input.user_id !== undefined) {
             await checkReferences(tx, { user_id: input.user_id })
@@ -374,7 +371,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
           userId = current.userId
           requireOwnLinkKept(principal, current.userId, null)
           await requireLink(tx, principal, { from: current.userId, to: null, existingRecord: true })
-          await keepOwnApprover(tx, principal, `delete employee ${id} (${current.name})`, async () => {
+          await keepOwnApprover(tx, principal, say.deleteEmployee({ id, name: current.name }), async () => {
             // the column's ON DELETE SET NULL, done here (SQLite cannot add it to an existing column): reports lose their manager
             await repo.clearManager(tx, id)
             await repo.deleteEmployee(tx, id)
@@ -382,10 +379,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
           await recordAudit(tx, actor, now, { action: 'employee.delete', resource: 'employee', resourceId: id, before: toEmployeeResponse(current) })
         })
       } catch (error) {
-        if (isForeignKeyViolation(error))
-          throw new ConflictError(
-            `Employee ${id} has attendance, leave or salary records and cannot be deleted; set status 0 (left) instead`,
-          )
+        if (isForeignKeyViolation(error)) throw new ConflictError(say.hasRecords({ id }))
         throw error
       }
       if (userId !== null) access.invalidate(userId)

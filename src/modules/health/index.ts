@@ -1,6 +1,8 @@
 import { Elysia, t } from 'elysia'
 import { authenticate } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
+import type { LocalePlugin } from '../../http/locale'
+import { render } from '../../lib/messages'
 import type { TokenService } from '../auth/tokens'
 import type { AccessResolver } from '../rbac/access'
 import { ADMIN_ROLE } from '../rbac/catalogue'
@@ -54,6 +56,8 @@ export interface HealthOptions {
   warnings: () => string[]
   /** less free space than this (bytes) where the service keeps data is `degraded`; 0: never */
   minFreeBytes: number
+  /** the app's locale plugin (the language of `warnings`) */
+  locale: LocalePlugin
 }
 
 /** Whether the caller shows a valid token of a holder of role `admin`; any other caller is anonymous here, never refused. */
@@ -75,9 +79,9 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 
 /** 200 only when every part is well (`ok`); 503 when something is wrong (`degraded`) or the database does not answer (`down`). */
 export const healthController = (reply: Replier, probes: Probes, options: HealthOptions) =>
-  new Elysia({ name: 'health' }).get(
+  new Elysia({ name: 'health' }).use(options.locale).get(
     '/health',
-    async ({ set, headers }) => {
+    async ({ set, headers, locale }) => {
       const [[read, readMs], write, storage, backupAge, administrator] = await Promise.all([
         timed(probes.database),
         probes.databaseWrite(),
@@ -101,7 +105,7 @@ export const healthController = (reply: Replier, probes: Probes, options: Health
           disk_min_free_bytes: options.minFreeBytes,
         },
         ...(backupAge !== undefined && { last_backup_age_seconds: backupAge }),
-        ...(administrator && { warnings: [...options.warnings(), ...verdict.warnings] }),
+        ...(administrator && { warnings: [...options.warnings(), ...verdict.warnings.map((warning) => render(warning, locale))] }),
       } as const
       if (verdict.status === 'ok') return reply.ok(data, verdict.message)
       set.status = 503

@@ -7,7 +7,9 @@ import { unavailableIn } from '../../db/unavailable'
 import type { Clock } from '../../lib/clock'
 import { freeBytes } from '../../lib/disk-space'
 import type { Logger } from '../../lib/logger'
+import { render, type Message } from '../../lib/messages'
 import { databaseError, isBusy } from '../../lib/sqlite-errors'
+import { say } from './messages'
 
 export type Probe = () => Promise<boolean>
 
@@ -18,8 +20,8 @@ export interface WriteVerdict {
   state: WriteState
   /** how long the probe took, ms (at most about its deadline) */
   ms: number
-  /** why it failed, for administrators; null when it did not */
-  problem: string | null
+  /** why it failed, for administrators (a database's own error text as it is); null when it did not */
+  problem: Message | string | null
 }
 
 export interface Probes {
@@ -103,7 +105,7 @@ export function writeProbe({ database, clock, logger, intervalMs, timeoutMs, ins
       // a lock held past the deadline, or the database not answering in time: it did not fail, it did not finish
       if (unavailable ? unavailable.reason !== 'unreachable' : isBusy(error)) return timedOut(ms())
       const cause = databaseError(error)
-      return { state: 'down', ms: ms(), problem: unavailable?.message ?? (cause ? `${cause.code}: ${cause.message}` : String(error)) }
+      return { state: 'down', ms: ms(), problem: unavailable?.text ?? (cause ? `${cause.code}: ${cause.message}` : String(error)) }
     } finally {
       clearTimeout(timer)
     }
@@ -112,13 +114,16 @@ export function writeProbe({ database, clock, logger, intervalMs, timeoutMs, ins
   const timedOut = (ms: number): WriteVerdict => ({
     state: 'timeout',
     ms,
-    problem: `a write did not finish within ${timeoutMs} ms (a held write lock, or a database that hangs on writes)`,
+    problem: say.writeTimedOut({ ms: timeoutMs }),
   })
 
   const heard = (verdict: WriteVerdict) => {
     const before = last?.verdict.state
     if (verdict.state !== 'up' && before !== verdict.state)
-      logger?.warn('the database write probe of /health failed: changes may not be saved', { state: verdict.state, problem: verdict.problem })
+      logger?.warn('the database write probe of /health failed: changes may not be saved', {
+        state: verdict.state,
+        problem: typeof verdict.problem === 'object' && verdict.problem !== null ? render(verdict.problem, 'en') : verdict.problem,
+      })
     else if (verdict.state === 'up' && before !== undefined && before !== 'up') logger?.info('the database write probe of /health succeeds again')
   }
 

@@ -1,3 +1,5 @@
+import type { Message } from '../../lib/messages'
+import { say } from './messages'
 import type { DiskFree, WriteVerdict } from './probes'
 
 export type HealthStatus = 'ok' | 'degraded' | 'down'
@@ -14,9 +16,9 @@ export interface Findings {
 export interface Verdict {
   status: HealthStatus
   /** for anyone: what is wrong, in words and figures, without paths or error texts */
-  message: string
+  message: Message
   /** for administrators: the details an operator acts on */
-  warnings: string[]
+  warnings: Message[]
 }
 
 const mib = (bytes: number) => `${Math.floor(bytes / 1024 ** 2)} MiB`
@@ -27,18 +29,20 @@ const mib = (bytes: number) => `${Math.floor(bytes / 1024 ** 2)} MiB`
  * free space than the threshold; else `ok` (CONTRACT §25).
  */
 export function judge({ read, write, storage, disk, minFreeBytes }: Findings): Verdict {
-  const problems: string[] = []
-  const warnings: string[] = []
-  if (!read) problems.push('The database does not answer')
+  const problems: Message[] = []
+  const warnings: Message[] = []
+  if (!read) problems.push(say.databaseSilent())
   if (write.state !== 'up') {
-    problems.push(write.state === 'down' ? 'Database writes fail; changes answer 503' : 'Database writes do not finish in time; changes may answer 503')
-    warnings.push(`The database write probe failed: ${write.problem ?? write.state}`)
+    problems.push(write.state === 'down' ? say.writesFail() : say.writesSlow())
+    warnings.push(say.writeProbeFailed({ problem: write.problem ?? write.state }))
   }
-  if (!storage) problems.push('The file store does not answer; file endpoints answer 503')
+  if (!storage) problems.push(say.storeSilent())
   if (disk !== null && disk.bytes < minFreeBytes) {
-    problems.push(`Free disk space is ${mib(disk.bytes)}, under the ${mib(minFreeBytes)} of HEALTH_MIN_FREE_MB; free some before writes fail`)
-    warnings.push(`${disk.folder} has ${disk.bytes} bytes free, under HEALTH_MIN_FREE_MB (${minFreeBytes} bytes)`)
+    problems.push(say.diskLow({ free: mib(disk.bytes), min: mib(minFreeBytes) }))
+    warnings.push(say.folderLow({ folder: disk.folder, bytes: disk.bytes, min: minFreeBytes }))
   }
   const status: HealthStatus = !read ? 'down' : problems.length > 0 ? 'degraded' : 'ok'
-  return { status, message: problems.length > 0 ? problems.join('. ') : 'healthy', warnings }
+  // "a. b. c", in the order found
+  const message = problems.reduceRight<Message | null>((rest, first) => (rest ? say.then({ first, rest }) : first), null)
+  return { status, message: message ?? say.healthy(), warnings }
 }

@@ -1,6 +1,8 @@
 import { ValidationError, type FieldError } from '../../http/errors'
+import type { Message } from '../../lib/messages'
 import { fileError, type CsvRow, type CsvTable } from '../employees/import/csv'
 import { rowsRefused } from '../employees/import/rows'
+import { say } from './messages'
 
 /*
  * The header and cells of a CSV import with a fixed set of columns (the attendance history and the
@@ -38,42 +40,49 @@ const normalise = (name: string) => name.trim().toLowerCase().replace(/[\s-]+/g,
 export function readColumns<C extends string>({ header, rows }: CsvTable, spec: Columns<C>): ColumnHeader<C> {
   const problems: FieldError[] = []
   const columns = new Map<C, number>()
-  const at = (message: string, field = 'file') => problems.push({ row: header.row, field, message })
-  if (header.cells.length === 1 && /[;\t|]/.test(header.cells[0])) {
-    const separator = header.cells[0].includes(';') ? 'semicolons' : header.cells[0].includes('\t') ? 'tabs' : '"|"'
-    throw new ValidationError(`The file separates its cells with ${separator}; save it as "CSV UTF-8 (comma delimited)", with commas`, [
-      fileError(`separates cells with ${separator}, not commas`, header.row),
-    ])
-  }
+  const at = (message: Message, field = 'file') => problems.push({ row: header.row, field, message })
+  separatedByCommas(header)
   header.cells.forEach((cell, index) => {
     const name = normalise(cell)
     if (name === '') {
       const used = rows.find((row) => (row.cells[index] ?? '').trim() !== '')
-      if (used) at(`column ${columnLetter(index)} has no name in the header, but row ${used.row} has a value in it; name the column or delete it`)
+      if (used) at(say.unnamedColumn({ column: columnLetter(index), row: used.row }))
       return
     }
     if (!(spec.all as readonly string[]).includes(name))
-      return void at(`column ${columnLetter(index)} is not a column of the import; the columns are ${spec.all.join(', ')}`, cell.trim())
+      return void at(say.unknownColumn({ column: columnLetter(index), columns: spec.all.join(', ') }), cell.trim())
     const column = name as C
     const first = columns.get(column)
-    if (first !== undefined) return void at(`is the name of columns ${columnLetter(first)} and ${columnLetter(index)}; keep one`, column)
+    if (first !== undefined) return void at(say.repeatedColumn({ first: columnLetter(first), second: columnLetter(index) }), column)
     columns.set(column, index)
   })
-  for (const column of spec.required) if (!columns.has(column)) at(`the header has no column "${column}"; the import needs one`, column)
+  for (const column of spec.required) if (!columns.has(column)) at(say.missingColumn({ column }), column)
   if (problems.length > 0) throw rowsRefused(problems)
   return { row: header.row, width: header.cells.length, columns }
 }
 
+/** A 400 for a header whose one cell holds semicolons, tabs or "|": a file separated by something else than commas. */
+export function separatedByCommas(header: CsvRow): void {
+  if (header.cells.length !== 1 || !/[;\t|]/.test(header.cells[0])) return
+  const separator = header.cells[0].includes(';') ? say.semicolons() : header.cells[0].includes('\t') ? say.tabs() : '"|"'
+  throw new ValidationError(say.separatedBy({ separator }), [fileError(say.separatesBy({ separator }), header.row)])
+}
+
+/** The problem of a row with fewer cells than the header, or with values beyond it; `example` is a quoted cell holding a comma. */
+export function cellCountProblem(width: number, { row, cells }: CsvRow, example: string): FieldError | null {
+  const extra = cells.slice(width).some((cell) => cell.trim() !== '')
+  if (!extra && cells.length >= width) return null
+  const counts = { cells: cells.length, width }
+  return fileError(extra ? say.commaInCell({ ...counts, example }) : say.missingCommas(counts), row)
+}
+
 /** A row's cells by column, trimmed, empty ones left out; a row with fewer cells than the header, or values beyond it, is a problem of its own. */
-export function cellsOf<C extends string>(header: ColumnHeader<C>, { row, cells }: CsvRow): { values: Partial<Record<C, string>> } | { problem: FieldError } {
-  const extra = cells.slice(header.width).some((cell) => cell.trim() !== '')
-  if (extra || cells.length < header.width) {
-    const what = `has ${cells.length} cells but the header has ${header.width}`
-    return { problem: fileError(extra ? `${what}: quote a cell that holds a comma ("late, traffic")` : `${what}: add the missing commas`, row) }
-  }
+export function cellsOf<C extends string>(header: ColumnHeader<C>, csvRow: CsvRow): { values: Partial<Record<C, string>> } | { problem: FieldError } {
+  const problem = cellCountProblem(header.width, csvRow, '"late, traffic"')
+  if (problem) return { problem }
   const values: Partial<Record<C, string>> = {}
   for (const [column, index] of header.columns) {
-    const value = cells[index].trim()
+    const value = csvRow.cells[index].trim()
     if (value !== '') values[column] = value
   }
   return { values }

@@ -21,6 +21,7 @@ import {
   TypeListQuery,
   UpdateTypeBody,
 } from './model'
+import { say } from './messages'
 import type { LeaveService } from './service'
 import type { LeaveTypesService } from './types'
 
@@ -34,7 +35,7 @@ const BALANCE = 'A balance is `granted` (the type’s annual days plus adjustmen
 export const leaveAdminController = (guard: AuthGuard, reply: Replier, leave: LeaveService, types: LeaveTypesService) =>
   new Elysia({ name: 'leave-admin', prefix: '/api/v1/admin/leave' })
     .use(guard)
-    .post('/types', async ({ body, actor, set }) => reply.created(set, await types.createType(body, actor), 'Leave type created'), {
+    .post('/types', async ({ body, actor, set }) => reply.created(set, await types.createType(body, actor), say.typeCreated()), {
       permission: 'leave_types:manage',
       body: CreateTypeBody,
       response: { 201: Envelope(LeaveType) },
@@ -55,7 +56,7 @@ export const leaveAdminController = (guard: AuthGuard, reply: Replier, leave: Le
       response: Envelope(LeaveType),
       detail: detail('Read a leave type', errors({ 404: 'No such leave type' })),
     })
-    .put('/types/:id', async ({ params, body, actor }) => reply.ok(await types.updateType(params.id, body, actor), 'Leave type updated'), {
+    .put('/types/:id', async ({ params, body, actor }) => reply.ok(await types.updateType(params.id, body, actor), say.typeUpdated()), {
       permission: 'leave_types:manage',
       params: IdParams,
       body: UpdateTypeBody,
@@ -65,7 +66,7 @@ export const leaveAdminController = (guard: AuthGuard, reply: Replier, leave: Le
         ...errors({ 400: 'annual_days is not a multiple of 0.5, or the name is blank', 404: 'No such leave type', 409: 'A leave type of that name (ignoring case) exists' }),
       }),
     })
-    .delete('/types/:id', async ({ params, actor }) => reply.ok(await types.removeType(params.id, actor).then(() => null), 'Leave type deleted'), {
+    .delete('/types/:id', async ({ params, actor }) => reply.ok(await types.removeType(params.id, actor).then(() => null), say.typeDeleted()), {
       permission: 'leave_types:manage',
       params: IdParams,
       response: Envelope(t.Null()),
@@ -79,7 +80,7 @@ export const leaveAdminController = (guard: AuthGuard, reply: Replier, leave: Le
       response: Envelope(Balances),
       detail: detail('An employee’s balances of one year (default: this year)', { description: BALANCE, ...errors({ 404: 'No such employee' }) }),
     })
-    .post('/balances/adjust', async ({ body, actor, principal }) => reply.ok(await leave.adjust(principal, body, actor), 'Balance adjusted'), {
+    .post('/balances/adjust', async ({ body, actor, principal }) => reply.ok(await leave.adjust(principal, body, actor), say.balanceAdjusted()), {
       permission: 'leave:manage',
       body: AdjustBody,
       response: Envelope(Balance),
@@ -97,7 +98,7 @@ export const leaveAdminController = (guard: AuthGuard, reply: Replier, leave: Le
         ...errors({ 400: 'a date is not real' }),
       }),
     })
-    .post('/requests/:id/cancel', async ({ params, actor, principal }) => reply.ok(await leave.adminCancel(principal, params.id, actor), 'Leave request cancelled'), {
+    .post('/requests/:id/cancel', async ({ params, actor, principal }) => reply.ok(await leave.adminCancel(principal, params.id, actor), say.requestCancelled()), {
       permission: 'leave:manage',
       params: IdParams,
       response: Envelope(LeaveRequest),
@@ -122,7 +123,7 @@ export const leaveController = (guard: AuthGuard, reply: Replier, leave: LeaveSe
       response: Envelope(Balances),
       detail: mine('Your balances of one year (default: this year)', {}, BALANCE),
     })
-    .post('/requests', async ({ principal, body, actor, set }) => reply.created(set, await leave.createRequest(principal, body, actor), 'Leave requested'), {
+    .post('/requests', async ({ principal, body, actor, set }) => reply.created(set, await leave.createRequest(principal, body, actor), say.requested()), {
       permission: 'leave:request',
       body: CreateRequestBody,
       response: { 201: Envelope(LeaveRequest) },
@@ -142,7 +143,7 @@ export const leaveController = (guard: AuthGuard, reply: Replier, leave: LeaveSe
       response: Envelope(RequestList),
       detail: mine('Your leave requests, latest start first', {}, '`year` selects the requests with a day in that year.'),
     })
-    .post('/requests/:id/cancel', async ({ principal, params, actor }) => reply.ok(await leave.cancelOwn(principal, params.id, actor), 'Leave request cancelled'), {
+    .post('/requests/:id/cancel', async ({ principal, params, actor }) => reply.ok(await leave.cancelOwn(principal, params.id, actor), say.requestCancelled()), {
       permission: 'leave:request',
       params: IdParams,
       response: Envelope(LeaveRequest),

@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { DateString, Id, Int, PositiveInt, Status, StatusFilter, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
+import { rules } from './messages'
 
 /** Days as the API shows them: whole or half days (stored as integer half-days). */
 const Days = (description: string) => t.Number({ description })
@@ -38,7 +39,7 @@ export type TypeListQuery = typeof TypeListQuery.static
 export const TypeList = t.Object({ types: t.Array(LeaveType), pagination: P2Pagination })
 export const EnabledTypes = t.Object({ types: t.Array(LeaveType) })
 
-const Year = (field: string) => t.Integer({ minimum: 1, maximum: 9999, error: `${field} must be a year (1 to 9999)` })
+const Year = (field: string) => t.Integer({ minimum: 1, maximum: 9999, error: rules.year(field) })
 
 export const Balance = t.Object({
   type_id: t.Integer(),
@@ -54,7 +55,7 @@ export const Balances = t.Object({ balances: t.Array(Balance) })
 
 export const OwnBalanceQuery = t.Object({ year: t.Optional(Year('year')) })
 export const AdminBalanceQuery = t.Object({
-  employee_id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, examples: [1], error: 'employee_id must be a positive whole number' }),
+  employee_id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, examples: [1], error: rules.employeeId }),
   year: t.Optional(Year('year')),
 })
 
@@ -62,7 +63,7 @@ export const AdjustBody = t.Object(
   {
     employee_id: Id,
     type_id: Id,
-    year: Int({ minimum: 1, maximum: 9999, error: 'must be a year (1 to 9999)' }),
+    year: Int({ minimum: 1, maximum: 9999, error: rules.yearValue }),
     days: t.Number({ minimum: -366, maximum: 366, description: 'added (or, negative, taken away); a multiple of 0.5, not 0' }),
     reason: t.String({ minLength: 1, maxLength: 500 }),
   },
@@ -72,7 +73,7 @@ export type AdjustInput = typeof AdjustBody.static
 
 const HalfDay = t.Union([t.Literal('am'), t.Literal('pm'), t.Null()], {
   description: 'the morning (am) or the afternoon (pm) off, only when start_date = end_date; null for whole days',
-  error: 'half_day must be "am", "pm" or null',
+  error: rules.halfDay,
 })
 
 export const CreateRequestBody = t.Object(
@@ -89,7 +90,7 @@ export type CreateRequestInput = typeof CreateRequestBody.static
 
 const Person = t.Object({ id: t.Integer(), name: t.String() })
 const RequestStatus = t.Union([t.Literal('pending'), t.Literal('approved'), t.Literal('rejected'), t.Literal('cancelled')], {
-  error: 'status must be pending, approved, rejected or cancelled',
+  error: rules.status,
 })
 
 export const LeaveRequest = t.Object({
@@ -120,8 +121,8 @@ export const AdminRequestQuery = t.Object({
   employee_id: t.Optional(PositiveInt('employee_id')),
   type_id: t.Optional(PositiveInt('type_id')),
   status: t.Optional(RequestStatus),
-  start_date: t.Optional(t.String({ ...DateString, error: 'start_date must be a date written YYYY-MM-DD' })),
-  end_date: t.Optional(t.String({ ...DateString, error: 'end_date must be a date written YYYY-MM-DD' })),
+  start_date: t.Optional(t.String({ ...DateString, error: rules.startDate })),
+  end_date: t.Optional(t.String({ ...DateString, error: rules.endDate })),
 })
 export type AdminRequestQuery = typeof AdminRequestQuery.static
 export const RequestList = t.Object({ requests: t.Array(LeaveRequest), pagination: P2Pagination })

@@ -155,10 +155,16 @@ const overlapCondition = (r: Span) =>
       AND NOT (${leaveRequests.halfDay} IS NOT NULL AND ${r.halfDay} IS NOT NULL AND ${leaveRequests.halfDay} <> ${r.halfDay})`
 const overlapping = (r: Span) => sql`SELECT 1 FROM ${leaveRequests} WHERE ${overlapCondition(r)}`
 
-/** The first of the employee's pending or approved requests covering a day of the range (for the 409's message). */
-export async function overlappingRequest(db: Queryable, r: Span): Promise<RequestRow | null> {
-  const [row] = await db.select().from(leaveRequests).where(overlapCondition(r)).orderBy(asc(leaveRequests.startDate)).limit(1)
-  return row ?? null
+/** The first of the employee's pending or approved requests covering a day of the range, with its type's name (for the 409's message). */
+export async function overlappingRequest(db: Queryable, r: Span): Promise<(RequestRow & { typeName: string }) | null> {
+  const [row] = await db
+    .select({ request: leaveRequests, typeName: leaveTypes.name })
+    .from(leaveRequests)
+    .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
+    .where(overlapCondition(r))
+    .orderBy(asc(leaveRequests.startDate))
+    .limit(1)
+  return row ? { ...row.request, typeName: row.typeName } : null
 }
 
 /**

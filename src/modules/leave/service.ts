@@ -4,6 +4,7 @@ import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
 import { addDays, daysBetween, localDate } from '../../lib/local-time'
+import type { Message } from '../../lib/messages'
 import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { callerContext, companyOf, requireEmployed, type CallerContext } from '../attendance/caller'
@@ -15,6 +16,7 @@ import { isWorkDate } from '../calendar/work-days'
 import { decidableOf, type Authorize } from '../approvals/routing'
 import { linkedEmployee, type Principal } from '../rbac/access'
 import { partiesOf, requireNotOwn } from '../rbac/own-matters'
+import { say } from './messages'
 import type { AdjustInput, AdminRequestQuery, BalanceResponse, CreateRequestInput, LeaveRequestResponse, OwnRequestQuery } from './model'
 import * as repo from './repository'
 import { balanceOf, daysOf, halfDaysOf, toRequestResponse, yearOf } from './shapes'
@@ -25,20 +27,26 @@ export const MAX_REQUEST_DAYS = 366
 function checkRequestDates(input: CreateRequestInput): void {
   for (const field of ['start_date', 'end_date'] as const)
     if (!isCalendarDate(input[field]))
-      throw new ValidationError(`${field} "${input[field]}" is not a real date`, [{ field, message: `"${input[field]}" is not a real date` }])
-  if (input.start_date > input.end_date)
-    throw new ValidationError(`start_date ${input.start_date} is after end_date ${input.end_date}`, [
-      { field: 'start_date', message: 'must not be after end_date' },
-    ])
+      throw new ValidationError(say.notRealDateOf({ field, value: input[field] }), [{ field, message: say.notRealDateValue({ value: input[field] }) }])
+  const range = { start: input.start_date, end: input.end_date }
+  if (input.start_date > input.end_date) throw new ValidationError(say.startAfterEnd(range), [{ field: 'start_date', message: say.notAfterEndDate() }])
   const length = daysBetween(input.start_date, input.end_date) + 1
   if (length > MAX_REQUEST_DAYS)
-    throw new ValidationError(`The range ${input.start_date} to ${input.end_date} is ${length} days long; at most ${MAX_REQUEST_DAYS} days may be requested at once`, [
-      { field: 'end_date', message: `must be at most ${MAX_REQUEST_DAYS} days after start_date (inclusive)` },
+    throw new ValidationError(say.rangeTooLong({ ...range, length, max: MAX_REQUEST_DAYS }), [
+      { field: 'end_date', message: say.atMostDaysAfterStart({ max: MAX_REQUEST_DAYS }) },
     ])
   if (input.half_day && input.start_date !== input.end_date)
-    throw new ValidationError(`half_day "${input.half_day}" needs start_date and end_date to be the same date (${input.start_date} to ${input.end_date} is not)`, [
-      { field: 'half_day', message: 'only when start_date = end_date' },
-    ])
+    throw new ValidationError(say.halfDayNeedsOneDate({ ...range, half: input.half_day }), [{ field: 'half_day', message: say.onlyOneDate() }])
+}
+
+/** A request's status in words: "pending", 待审批. */
+const statusOf = (status: repo.RequestRow['status']): Message => say[status]()
+
+/** The dates of a request as a person reads them: "from 2024-03-18 to 2024-03-22", "on 2024-03-26 (pm)". */
+function spanOf(span: { startDate: string; endDate: string; halfDay: 'am' | 'pm' | null }): Message {
+  if (span.halfDay === 'am') return say.onMorning({ date: span.startDate })
+  if (span.halfDay === 'pm') return say.onAfternoon({ date: span.startDate })
+  return span.startDate === span.endDate ? say.onDate({ date: span.startDate }) : say.fromTo({ start: span.startDate, end: span.endDate })
 }
 
 export interface LeaveDeps {
@@ -51,7 +59,7 @@ export interface LeaveDeps {
 export function createLeaveService({ database, clock, defaultZone, ruleCache }: LeaveDeps) {
   const { db } = database
   const contextOf = callerContext({ db, defaultZone, ruleCache })
-  const missingRequest = (id: number) => new NotFoundError(`Leave request ${id} does not exist`)
+  const missingRequest = (id: number) => new NotFoundError(say.requestMissing({ id }))
   const reload = async (tx: Queryable, id: number) => toRequestResponse((await repo.findRequest(tx, id))!)
   const thisYear = (zone: string) => yearOf(localDate(clock.now(), zone))
 
@@ -84,20 +92,20 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
   const cancel = async (
     id: number,
     actor: Actor,
-    mayEnd: (row: repo.RequestRow) => string | null,
+    mayEnd: (row: repo.RequestRow) => Message | null,
     who: { ownerId: number } | { principal: Principal },
   ) => {
     const now = clock.now()
     return database.write(async (tx) => {
       const before = await repo.findRequest(tx, id)
       if (!before || ('ownerId' in who && before.request.employeeId !== who.ownerId)) throw missingRequest(id)
-      if ('principal' in who) await requireNotOwn(tx, who.principal, decidableOf(`Leave request ${id}`, before.request, before), 'cancel')
+      if ('principal' in who) await requireNotOwn(tx, who.principal, decidableOf(say.request({ id }), before.request, before), 'cancel')
       const refusal = ['pending', 'approved'].includes(before.request.status)
         ? mayEnd(before.request)
-        : `Leave request ${id} is ${before.request.status}; only a pending or approved request can be cancelled`
+        : say.notCancellable({ id, status: statusOf(before.request.status) })
       if (refusal) throw new ConflictError(refusal)
       const from = before.request.status
-      if (!(await repo.transition(tx, id, [from], 'cancelled', now))) throw new ConflictError(`Leave request ${id} changed meanwhile; try again`)
+      if (!(await repo.transition(tx, id, [from], 'cancelled', now))) throw new ConflictError(say.changedMeanwhile({ id }))
       const held = await repo.ledgerOf(tx, id, from === 'pending' ? 'pending' : 'taken')
       await repo.append(
         tx,
@@ -138,25 +146,23 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
     },
 
     async employeeBalances(employeeId: number, year: number | undefined) {
-      if ((await repo.employeeName(db, employeeId)) === null) throw new NotFoundError(`Employee ${employeeId} does not exist`)
+      if ((await repo.employeeName(db, employeeId)) === null) throw new NotFoundError(say.employeeMissing({ id: employeeId }))
       return { balances: await balancesOf(db, employeeId, year ?? thisYear(defaultZone)) }
     },
 
     /** Adds days to (or takes them from) a balance; taking may not bring `remaining` below zero. */
     async adjust(principal: Principal, input: AdjustInput, actor: Actor): Promise<BalanceResponse> {
       const halfDays = halfDaysOf(input.days, 'days')
-      if (halfDays === 0) throw new ValidationError('days must not be 0', [{ field: 'days', message: 'must not be 0' }])
+      if (halfDays === 0) throw new ValidationError(say.daysZero(), [{ field: 'days', message: say.notZero() }])
       const reason = requiredText(input.reason, 'reason', 500)
       const now = clock.now()
       return database.write(async (tx) => {
         if ((await repo.employeeName(tx, input.employee_id)) === null)
-          throw new ValidationError(`employee_id names employee ${input.employee_id}, which does not exist`, [
-            { field: 'employee_id', message: 'does not exist' },
-          ])
+          throw new ValidationError(say.employeeRefMissing({ id: input.employee_id }), [{ field: 'employee_id', message: say.doesNotExist() }])
         const type = await repo.findType(tx, input.type_id)
-        if (!type)
-          throw new ValidationError(`type_id names leave type ${input.type_id}, which does not exist`, [{ field: 'type_id', message: 'does not exist' }])
-        await requireNotOwn(tx, principal, { label: `The ${type.name} balance of employee ${input.employee_id}`, employeeId: input.employee_id }, 'adjust')
+        if (!type) throw new ValidationError(say.typeRefMissing({ id: input.type_id }), [{ field: 'type_id', message: say.doesNotExist() }])
+        const label = say.balanceOfEmployee({ type: type.name, id: input.employee_id })
+        await requireNotOwn(tx, principal, { label, employeeId: input.employee_id }, 'adjust')
         const before = balanceOf(type, input.year, (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id))
         const entry = {
           employeeId: input.employee_id,
@@ -172,8 +178,8 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
         if (halfDays > 0) await repo.append(tx, [entry])
         else if (!(await repo.appendGuarded(tx, entry, halfDays)))
           throw new ValidationError(
-            `Taking ${daysOf(-halfDays)} days from ${type.name} ${input.year} would leave ${before.remaining + daysOf(halfDays)}: only ${before.remaining} remain`,
-            [{ field: 'days', message: `at least -${Math.max(0, before.remaining)}` }],
+            say.takesTooMuch({ days: daysOf(-halfDays), type: type.name, year: input.year, left: before.remaining + daysOf(halfDays), remaining: before.remaining }),
+            [{ field: 'days', message: say.atLeast({ n: Math.max(0, before.remaining) }) }],
           )
         const after = balanceOf(type, input.year, (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id))
         await recordAudit(tx, actor, now, {
@@ -194,17 +200,14 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       checkRequestDates(input)
       const halfDay = input.half_day ?? null
       const type = await repo.findType(db, input.type_id)
-      if (!type) throw new ValidationError(`type_id names leave type ${input.type_id}, which does not exist`, [{ field: 'type_id', message: 'does not exist' }])
-      if (type.status !== 1)
-        throw new ValidationError(`Leave type "${type.name}" is disabled and cannot be requested`, [{ field: 'type_id', message: 'is disabled' }])
+      if (!type) throw new ValidationError(say.typeRefMissing({ id: input.type_id }), [{ field: 'type_id', message: say.doesNotExist() }])
+      if (type.status !== 1) throw new ValidationError(say.typeDisabled({ name: type.name }), [{ field: 'type_id', message: say.isDisabled() }])
       const context = await contextOf(principal)
       requireEmployed(context, input.start_date, 'start_date')
       const perYear = await workHalfDays(context, input.start_date, input.end_date, halfDay)
       const halfDays = [...perYear.values()].reduce((a, b) => a + b, 0)
       if (halfDays === 0)
-        throw new ValidationError(`${input.start_date} to ${input.end_date} holds none of your work days: there is nothing to take leave from`, [
-          { field: 'start_date', message: 'the range holds no work day' },
-        ])
+        throw new ValidationError(say.noWorkDays({ start: input.start_date, end: input.end_date }), [{ field: 'start_date', message: say.noWorkDay() }])
       const now = clock.now()
       return database.write(async (tx) => {
         const span = { employeeId, startDate: input.start_date, endDate: input.end_date, halfDay }
@@ -219,9 +222,13 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
           at: now,
         })
         if (id === null) {
+          // the other leave as the employee knows it: its type, its dates and where it stands, never its id
           const other = await repo.overlappingRequest(tx, span)
+          const asked = spanOf(span)
           throw new ConflictError(
-            `Your ${other?.status ?? 'pending'} leave request ${other?.id ?? ''} (${other?.startDate} to ${other?.endDate}${other?.halfDay ? `, ${other.halfDay}` : ''}) already covers a day of ${input.start_date} to ${input.end_date}`,
+            other === null
+              ? say.overlapsAnother({ asked })
+              : say.overlaps({ asked, type: other.typeName, other: spanOf(other), status: statusOf(other.status) }),
           )
         }
         for (const [year, amount] of perYear) {
@@ -229,11 +236,10 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
           if (!type.requiresBalance) await repo.append(tx, [entry])
           else if (!(await repo.appendGuarded(tx, entry, -amount))) {
             const balance = balanceOf(type, year, (await repo.ledgerSums(tx, employeeId, year, type.id)).get(type.id))
-            throw new ValidationError(
-              `You asked for ${daysOf(amount)} days of ${type.name} in ${year}, but only ${balance.remaining} remain ` +
-                `(granted ${balance.granted}, taken ${balance.taken}, pending ${balance.pending})`,
-              [{ field: 'end_date', message: `${daysOf(amount)} days requested, ${balance.remaining} remain` }],
-            )
+            const { remaining, granted, taken, pending } = balance
+            throw new ValidationError(say.notEnoughLeft({ days: daysOf(amount), type: type.name, year, remaining, granted, taken, pending }), [
+              { field: 'end_date', message: say.requestedAndLeft({ days: daysOf(amount), remaining }) },
+            ])
           }
         }
         const request = await reload(tx, id)
@@ -251,7 +257,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
     adminRequests(query: AdminRequestQuery) {
       for (const field of ['start_date', 'end_date'] as const)
         if (query[field] !== undefined && !isCalendarDate(query[field]))
-          throw new ValidationError(`${field} "${query[field]}" is not a real date`, [{ field, message: 'is not a real date' }])
+          throw new ValidationError(say.notRealDateOf({ field, value: query[field]! }), [{ field, message: say.notRealDate() }])
       return listRequests(
         { employeeId: query.employee_id, typeId: query.type_id, status: query.status, from: query.start_date, to: query.end_date },
         query,
@@ -267,7 +273,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
         actor,
         (row) =>
           row.status === 'approved' && row.startDate <= today
-            ? `Leave request ${id} is approved and began on ${row.startDate} (today is ${today}); ask HR to cancel it`
+            ? say.approvedAndBegun({ id, start: row.startDate, today })
             : null,
         { ownerId: context.employeeId },
       )
@@ -294,9 +300,12 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       return database.write(async (tx) => {
         const before = await repo.findRequest(tx, id)
         if (!before) throw missingRequest(id)
-        await authorize(tx, decidableOf(`Leave request ${id}`, before.request, before))
+        await authorize(tx, decidableOf(say.request({ id }), before.request, before))
         const row = await repo.transition(tx, id, ['pending'], decision, now, { by: decider.userId, note: note?.trim() || null })
-        if (!row) throw new ConflictError(`Leave request ${id} is ${before.request.status}, not pending: it cannot be ${decision}`)
+        if (!row) {
+          const verb = decision === 'approved' ? say.decisionApproved() : say.decisionRejected()
+          throw new ConflictError(say.notPending({ id, status: statusOf(before.request.status), decision: verb }))
+        }
         const pending = await repo.ledgerOf(tx, id, 'pending')
         const entry = (from: (typeof pending)[number], kind: repo.LedgerKind, halfDays: number) => ({
           employeeId: from.employeeId,

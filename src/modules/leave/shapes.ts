@@ -1,4 +1,5 @@
 import { ValidationError } from '../../http/errors'
+import { say } from './messages'
 import type { BalanceResponse, LeaveRequestResponse, LeaveTypeResponse } from './model'
 import type * as repo from './repository'
 
@@ -6,7 +7,7 @@ import type * as repo from './repository'
 export function halfDaysOf(days: number, field: string): number {
   const half = days * 2
   if (!Number.isSafeInteger(half))
-    throw new ValidationError(`${field} ${days} is not a whole or half number of days`, [{ field, message: 'must be a multiple of 0.5' }])
+    throw new ValidationError(say.notHalfDays({ field, days }), [{ field, message: say.multipleOfHalf() }])
   return half
 }
 

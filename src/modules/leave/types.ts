@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock'
 import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
+import { say } from './messages'
 import type { CreateTypeInput, LeaveTypeResponse, TypeListQuery, UpdateTypeInput } from './model'
 import * as repo from './repository'
 import { halfDaysOf, toTypeResponse } from './shapes'
@@ -12,9 +13,9 @@ import { halfDaysOf, toTypeResponse } from './shapes'
 /** Leave types (CONTRACT §9): names unique ignoring case (an index decides), a type with requests or adjustments stays. */
 export function createLeaveTypesService({ database, clock }: { database: Database; clock: Clock }) {
   const { db } = database
-  const missingType = (id: number) => new NotFoundError(`Leave type ${id} does not exist`)
+  const missingType = (id: number) => new NotFoundError(say.typeMissing({ id }))
   const typeName = (input: { name?: string }) => (input.name === undefined ? undefined : requiredText(input.name, 'name', 50))
-  const duplicate = (name: string | undefined) => () => new ConflictError(`A leave type named "${name}" already exists (names are compared ignoring case)`)
+  const duplicate = (name: string | undefined) => () => new ConflictError(say.typeNameTaken({ name: String(name) }))
 
   return {
 
@@ -100,8 +101,7 @@ export function createLeaveTypesService({ database, clock }: { database: Databas
             await recordAudit(tx, actor, now, { action: 'leave_type.delete', resource: 'leave_type', resourceId: id, before: toTypeResponse(before) })
           }),
         {
-          foreignKey: () =>
-            new ConflictError(`Leave type ${id} has leave requests or balance adjustments and cannot be deleted; disable it (status 0) instead`),
+          foreignKey: () => new ConflictError(say.typeInUse({ id })),
         },
       )
     },

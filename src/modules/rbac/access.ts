@@ -2,6 +2,7 @@ import type { Db } from '../../db/client'
 import { ForbiddenError } from '../../http/errors'
 import { ttlCache } from '../../lib/ttl-cache'
 import { defineAbility, type AppAbility, type RoleGrant } from './ability'
+import { say } from './messages'
 import { findPrincipal } from './repository'
 
 export interface Principal {
@@ -69,9 +70,11 @@ export function createAccessResolver(db: Db, ttlMs = ACCESS_CACHE_TTL_MS): Acces
   }
 }
 
+/** What an account with no employee record has none of, as the refusal names it. */
+const MISSING = { attendance: say.ownAttendance, 'salary records': say.ownSalaries, leave: say.ownLeave } as const
+
 /** The caller's employee id; employee endpoints answer 403 saying so for an account with none (CONTRACT §2). */
-export function linkedEmployee(principal: Principal, missing: string): number {
-  if (principal.employeeId === null)
-    throw new ForbiddenError(`Your account is not linked to an employee, so it has no ${missing}; ask an administrator to link it`)
+export function linkedEmployee(principal: Principal, missing: keyof typeof MISSING): number {
+  if (principal.employeeId === null) throw new ForbiddenError(say.notLinked({ what: MISSING[missing]() }))
   return principal.employeeId
 }

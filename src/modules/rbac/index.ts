@@ -20,6 +20,7 @@ import {
   UpdateRoleBody,
   UserIdParams,
 } from './model'
+import { say } from './messages'
 import type { RbacService } from './service'
 
 const roleDetail = (summary: string, extra: object = {}) => ({ tags: ['Roles'], summary, ...extra })
@@ -31,7 +32,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
   new Elysia({ name: 'roles', prefix: '/api/v1/admin/roles' })
     .use(guard)
     .use(locale)
-    .post('', async ({ body, actor, locale, set }) => reply.created(set, await rbac.createRole(body, actor, locale), 'Role created'), {
+    .post('', async ({ body, actor, locale, set }) => reply.created(set, await rbac.createRole(body, actor, locale), say.roleCreated()), {
       permission: 'roles:create',
       body: CreateRoleBody,
       response: { 201: Envelope(Role) },
@@ -45,7 +46,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
     })
     .post(
       '/assign',
-      async ({ body, actor, principal }) => reply.ok(await rbac.assign(body, actor, principal).then(() => null), 'Role assigned'),
+      async ({ body, actor, principal }) => reply.ok(await rbac.assign(body, actor, principal).then(() => null), say.roleAssigned()),
       {
         permission: 'roles:assign',
         body: RoleAssignmentBody,
@@ -58,7 +59,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
     )
     .post(
       '/revoke',
-      async ({ body, actor, principal }) => reply.ok(await rbac.revoke(body, actor, principal).then(() => null), 'Role revoked'),
+      async ({ body, actor, principal }) => reply.ok(await rbac.revoke(body, actor, principal).then(() => null), say.roleRevoked()),
       {
         permission: 'roles:assign',
         body: RoleAssignmentBody,
@@ -88,7 +89,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
     .post(
       '/permissions/add',
       async ({ body, actor, principal }) =>
-        reply.ok(await rbac.addPermission(body, actor, principal).then(() => null), 'Permission added to the role'),
+        reply.ok(await rbac.addPermission(body, actor, principal).then(() => null), say.permissionAdded()),
       {
         permission: 'permissions:grant',
         body: RolePermissionBody,
@@ -102,7 +103,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
     .post(
       '/permissions/remove',
       async ({ body, actor, principal }) =>
-        reply.ok(await rbac.removePermission(body, actor, principal).then(() => null), 'Permission removed from the role'),
+        reply.ok(await rbac.removePermission(body, actor, principal).then(() => null), say.permissionRemoved()),
       {
         permission: 'permissions:grant',
         body: RolePermissionBody,
@@ -113,7 +114,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
         }),
       },
     )
-    .get('/by-name/:role_name/permissions', async ({ params }) => reply.ok(await rbac.permissionsOfRole(params.role_name)), {
+    .get('/by-name/:role_name/permissions', async ({ params, locale }) => reply.ok(await rbac.permissionsOfRole(params.role_name, locale)), {
       permission: 'roles:read',
       params: RoleNameParams,
       response: Envelope(t.Array(Permission)),
@@ -127,7 +128,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
     })
     .put(
       '/:id',
-      async ({ params, body, actor, principal, locale }) => reply.ok(await rbac.updateRole(params.id, body, actor, principal, locale), 'Role updated'),
+      async ({ params, body, actor, principal, locale }) => reply.ok(await rbac.updateRole(params.id, body, actor, principal, locale), say.roleUpdated()),
       {
         permission: 'roles:update',
         params: IdParams,
@@ -144,7 +145,7 @@ export const rolesController = (guard: AuthGuard, locale: LocalePlugin, reply: R
         }),
       },
     )
-    .delete('/:id', async ({ params, actor, principal }) => reply.ok(await rbac.removeRole(params.id, actor, principal).then(() => null), 'Role deleted'), {
+    .delete('/:id', async ({ params, actor, principal }) => reply.ok(await rbac.removeRole(params.id, actor, principal).then(() => null), say.roleDeleted()), {
       permission: 'roles:delete',
       params: IdParams,
       response: Done,
@@ -158,7 +159,7 @@ export const permissionsController = (guard: AuthGuard, locale: LocalePlugin, re
   new Elysia({ name: 'permissions', prefix: '/api/v1/admin/permissions' })
     .use(guard)
     .use(locale)
-    .post('', async ({ body, actor, set }) => reply.created(set, await rbac.createPermission(body, actor), 'Permission created'), {
+    .post('', async ({ body, actor, set, locale }) => reply.created(set, await rbac.createPermission(body, actor, locale), say.permissionCreated()), {
       permission: 'permissions:create',
       body: CreatePermissionBody,
       response: { 201: Envelope(Permission) },
@@ -167,7 +168,7 @@ export const permissionsController = (guard: AuthGuard, locale: LocalePlugin, re
         ...errors({ 409: 'A permission with this name exists' }),
       }),
     })
-    .get('', async ({ query }) => reply.ok(await rbac.listPermissions(query)), {
+    .get('', async ({ query, locale }) => reply.ok(await rbac.listPermissions(query, locale)), {
       permission: 'permissions:read',
       query: PermissionListQuery,
       response: Envelope(P1(Permission)),

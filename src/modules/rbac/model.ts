@@ -1,34 +1,39 @@
 import { t } from 'elysia'
 import { Id, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
+import { ruleText } from '../../lib/messages'
 import { PERMISSION_NAME_PATTERN } from './catalogue'
 
 export const RoleName = t.String({
   pattern: '^[a-z][a-z_]{1,49}$',
   description: '2 to 50 lowercase letters or "_", starting with a letter; unique; cannot be changed',
   examples: ['hr'],
-  error: 'must be 2 to 50 lowercase letters or "_", starting with a letter',
+  error: ruleText({ en: 'must be 2 to 50 lowercase letters or "_", starting with a letter', zh: '必须是 2 到 50 个小写字母或“_”，并以字母开头' }),
 })
 
 export const PermissionNameField = t.String({
   pattern: PERMISSION_NAME_PATTERN.source,
   description: '`resource:action` in lowercase letters, digits, "_" or "-"',
   examples: ['salaries:read'],
-  error: 'must be resource:action in lowercase letters, digits, "_" or "-", such as salaries:read',
+  error: ruleText({
+    en: 'must be resource:action in lowercase letters, digits, "_" or "-", such as salaries:read',
+    zh: '必须是由小写字母、数字、“_”或“-”组成的 resource:action 形式，例如 salaries:read',
+  }),
 })
 
 const Part = (what: string) =>
   t.String({
     pattern: '^[a-z][a-z0-9_-]{0,49}$',
     description: `the ${what} part of the name; taken from the name when left out`,
-    error: `must be 1 to 50 lowercase letters, digits, "_" or "-", starting with a letter`,
+    error: ruleText({ en: 'must be 1 to 50 lowercase letters, digits, "_" or "-", starting with a letter', zh: '必须是 1 到 50 个小写字母、数字、“_”或“-”，并以字母开头' }),
   })
 
+const SEEDED_ROLE_TEXT = 'for the built-in roles, in the language of Accept-Language while it is the text they were created with'
 export const Role = t.Object({
   id: t.Integer(),
-  name: t.String(),
-  display_name: t.String(),
-  description: t.String(),
+  name: t.String({ description: 'the stable code clients send (admin, employee, …)' }),
+  display_name: t.String({ description: SEEDED_ROLE_TEXT }),
+  description: t.String({ description: SEEDED_ROLE_TEXT }),
   status: t.Integer({ description: '1 = enabled, 0 = disabled (grants nothing)' }),
   status_text: t.String({ description: 'enabled / disabled, or 启用 / 禁用 with Accept-Language: zh' }),
   created_at: Timestamp,
@@ -36,11 +41,12 @@ export const Role = t.Object({
 })
 export type RoleResponse = typeof Role.static
 
+const SEEDED_PERMISSION_TEXT = 'for the built-in permissions, in the language of Accept-Language'
 export const Permission = t.Object({
   id: t.Integer(),
   name: t.String(),
-  display_name: t.String(),
-  description: t.String(),
+  display_name: t.String({ description: SEEDED_PERMISSION_TEXT }),
+  description: t.String({ description: SEEDED_PERMISSION_TEXT }),
   resource: t.String(),
   action: t.String(),
   created_at: Timestamp,

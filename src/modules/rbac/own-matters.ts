@@ -3,9 +3,11 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { Queryable } from '../../db/client'
 import { employeeLinks, employees, users } from '../../db/schema'
 import { ForbiddenError } from '../../http/errors'
+import type { Message } from '../../lib/messages'
 import { allows } from './ability'
 import type { Principal } from './access'
 import { ADMIN_ROLE } from './catalogue'
+import { employeeNamed, say } from './messages'
 
 /*
  * Nobody decides, adjusts or pays their own matters (CONTRACT §15): one rule, beside the people rule
@@ -19,8 +21,8 @@ import { ADMIN_ROLE } from './catalogue'
 export const MANAGE_APPROVALS = 'approvals:manage'
 
 export interface Matter {
-  /** what the refusal names: "Leave request 12", "The salary of employee 7 for 2024-05" */
-  label: string
+  /** what the refusal names, as people know it: "The leave request of Wang Fang (E0002) from 2024-05-06", "The salary of Li Wei (E0007) for 2024-05" */
+  label: Message
   employeeId: number
   /** the account that made the request */
   createdBy?: number | null
@@ -33,12 +35,12 @@ export interface Matter {
 /** What the caller would do to the matter, for the refusal: "decide", "cancel", "adjust the balance of", "pay". */
 export type Act = 'decide' | 'cancel' | 'adjust' | 'edit' | 'pay'
 
-const REFUSALS: Record<Act, string> = {
-  decide: 'nobody decides their own request',
-  cancel: 'nobody cancels their own leave through an administrator route; cancel it yourself while it has not begun, or ask HR',
-  adjust: 'nobody adjusts their own leave balance; ask HR',
-  edit: 'request a correction for your manager to decide',
-  pay: 'nobody creates, changes or pays their own salary; ask another administrator',
+const REFUSALS: Record<Act, () => Message> = {
+  decide: say.decideOwn,
+  cancel: say.cancelOwn,
+  adjust: say.adjustOwn,
+  edit: say.editOwn,
+  pay: say.payOwn,
 }
 
 /** True when the account was linked to the employee at some time in [since, now] (any time when `since` is undefined). */
@@ -69,7 +71,7 @@ export async function isOwnMatter(db: Queryable, principal: Principal, matter: M
  */
 export async function requireNotOwn(db: Queryable, principal: Principal, matter: Matter, act: Act, ownerMay = false): Promise<void> {
   if (ownerMay && principal.roles.includes(ADMIN_ROLE)) return
-  if (await isOwnMatter(db, principal, matter)) throw new ForbiddenError(`${matter.label} is your own: ${REFUSALS[act]}`)
+  if (await isOwnMatter(db, principal, matter)) throw ownMatterRefused(matter.label, act)
 }
 
 /**
@@ -85,7 +87,7 @@ export async function ownEmployeesAmong(db: Queryable, principal: Principal, emp
 }
 
 /** The 403 of an act on one's own matter, in the words `requireNotOwn` uses. */
-export const ownMatterRefused = (label: string, act: Act) => new ForbiddenError(`${label} is your own: ${REFUSALS[act]}`)
+export const ownMatterRefused = (label: Message, act: Act) => new ForbiddenError(say.ownMatter({ label, refusal: REFUSALS[act]() }))
 
 /** The inbox's half of the rule, as SQL over a request table: rows that are not the account's own matters. */
 export function notOwnMatter(
@@ -141,32 +143,24 @@ export const FRESH_ACCOUNT_DAYS = 30
  */
 export async function requireDeciderChoice(db: Queryable, principal: Principal, managerId: number | null | undefined, now: Date): Promise<void> {
   if (managerId === undefined || managerId === null || allows(principal.ability, MANAGE_APPROVALS)) return
-  if (managerId === (await linkedEmployeeNow(db, principal.userId)))
-    throw new ForbiddenError(
-      'You cannot make yourself the manager of an employee: that would let you decide their requests, which needs approvals:manage',
-    )
+  if (managerId === (await linkedEmployeeNow(db, principal.userId))) throw new ForbiddenError(say.selfManager())
   const since = new Date(now.getTime() - FRESH_ACCOUNT_DAYS * 86_400_000)
   const [fresh] = await db
-    .select({ username: users.username })
+    .select({ username: users.username, name: employees.name, employeeNo: employees.employeeNo })
     .from(employees)
     .innerJoin(users, eq(users.id, employees.userId))
     .where(and(eq(employees.id, managerId), eq(users.createdBy, principal.userId), gte(users.createdAt, since)))
     .limit(1)
-  if (fresh)
-    throw new ForbiddenError(
-      `You cannot make employee ${managerId} a manager: their account "${fresh.username}" was created by you in the last ${FRESH_ACCOUNT_DAYS} days, and choosing who decides requests through an account of your own making needs ${MANAGE_APPROVALS}`,
-    )
+  if (fresh) throw new ForbiddenError(say.freshManager({ employee: employeeNamed(fresh), username: fresh.username, days: FRESH_ACCOUNT_DAYS }))
 }
 
 /**
  * The same for a manager the request itself creates with an account (an import naming, by employee
  * number, a manager in its own file): that account is of the caller's making from the start.
  */
-export function requireNewDeciderChoice(principal: Principal, who: string, username: string): void {
+export function requireNewDeciderChoice(principal: Principal, who: Message, username: string): void {
   if (allows(principal.ability, MANAGE_APPROVALS)) return
-  throw new ForbiddenError(
-    `You cannot make ${who} a manager: their account "${username}" is being created by you, and choosing who decides requests through an account of your own making needs ${MANAGE_APPROVALS}`,
-  )
+  throw new ForbiddenError(say.newManager({ who, username }))
 }
 
 /** The employee record linked to the account now, read inside the caller's transaction (the principal may be half a second old). */
@@ -183,15 +177,21 @@ export async function linkedEmployeeNow(db: Queryable, userId: number): Promise<
  * A change that leaves that approver as it was (a group whose manager is not theirs, since their own
  * manager decides) is allowed.
  */
-export async function keepOwnApprover<T>(db: Queryable, principal: Principal, what: string, change: () => Promise<T>): Promise<T> {
+export async function keepOwnApprover<T>(db: Queryable, principal: Principal, what: Message, change: () => Promise<T>): Promise<T> {
   const own = await linkedEmployeeNow(db, principal.userId)
   if (own === null) return change()
   const before = (await partiesOf(db, own)).approverId
+  // named now: the change may remove them
+  const beforeNamed = await approverNamed(db, before)
   const result = await change()
   const after = (await partiesOf(db, own)).approverId
-  if (after !== before)
-    throw new ForbiddenError(
-      `You cannot ${what}: that changes who decides your own requests (${before === null ? 'holders of approvals:manage' : `employee ${before}`} → ${after === null ? 'holders of approvals:manage' : `employee ${after}`}); ask another administrator`,
-    )
+  if (after !== before) throw new ForbiddenError(say.ownApprover({ what, before: beforeNamed, after: await approverNamed(db, after) }))
   return result
+}
+
+/** Who decides a request, as the refusal names them: an employee by name and number, or the holders of approvals:manage. */
+async function approverNamed(db: Queryable, employeeId: number | null): Promise<Message> {
+  if (employeeId === null) return say.approvalsHolders()
+  const [row] = await db.select({ name: employees.name, employeeNo: employees.employeeNo }).from(employees).where(eq(employees.id, employeeId)).limit(1)
+  return row ? employeeNamed(row) : say.approvalsHolders()
 }

@@ -1,8 +1,10 @@
 import type { Queryable } from '../../db/client'
 import { ForbiddenError } from '../../http/errors'
+import type { Message } from '../../lib/messages'
 import { allows } from './ability'
 import type { Principal } from './access'
 import { EMPLOYEE_ROLE, type PermissionName } from './catalogue'
+import { say } from './messages'
 import * as repo from './repository'
 
 /*
@@ -26,27 +28,47 @@ async function grantedBy(db: Queryable, roles: RoleRef[]): Promise<string[]> {
   return [...names]
 }
 
-function refuseLacking(principal: Principal, names: Iterable<string>, refusal: (lacking: string) => string): void {
+/** A 403 when the caller lacks any of `names`; the refusal is worded (and what it names looked up) only then. */
+async function refuseLacking(principal: Principal, names: Iterable<string>, refusal: (lacking: string) => Message | Promise<Message>): Promise<void> {
   const lacking = [...new Set(names)].filter((name) => !allows(principal.ability, name)).sort()
-  if (lacking.length > 0) throw new ForbiddenError(refusal(lacking.join(', ')))
+  if (lacking.length > 0) throw new ForbiddenError(await refusal(lacking.join(', ')))
 }
 
+/** What a change of roles made elsewhere does, as the refusal names it: "You cannot give these roles: …". */
+const ROLE_ACTS = {
+  'give these roles': say.giveTheseRoles,
+  'change these roles': say.changeTheseRoles,
+  'give a new account role employee': say.giveNewAccountEmployee,
+} as const
+export type RolesAct = keyof typeof ROLE_ACTS
+
 /** Nobody hands out more than they hold: giving, taking, switching or deleting roles needs every permission they grant. */
-export async function requireRoles(db: Queryable, principal: Principal, roles: RoleRef[], what: string): Promise<void> {
-  refuseLacking(principal, await grantedBy(db, roles), (lacking) => `You cannot ${what}: it involves ${lacking}, which your own roles do not grant`)
+export async function requireRoles(db: Queryable, principal: Principal, roles: RoleRef[], what: RolesAct | Message): Promise<void> {
+  const act = typeof what === 'string' ? ROLE_ACTS[what]() : what
+  await refuseLacking(principal, await grantedBy(db, roles), (lacking) => say.involves({ act, lacking }))
 }
+
+/** What is done to an account, as the refusal names it: "You cannot change user "li.wei": …". */
+const ACCOUNT_ACTS = {
+  change: say.changeAccount,
+  delete: say.deleteAccount,
+  'set the password of': say.setPasswordOf,
+  'assign roles of': say.assignRolesOf,
+  'revoke roles of': say.revokeRolesOf,
+} as const
+export type AccountAct = keyof typeof ACCOUNT_ACTS
+
+/** An account as refusals name it: by its username (the account is there: the refusal is about what it holds). */
+const userNamed = async (db: Queryable, userId: number): Promise<Message> => say.userAccount({ username: (await repo.usernameOf(db, userId)) ?? '' })
 
 /**
  * The caller may change, disable, delete, reset the password of, or change the roles of `userId` only
  * when it holds every permission that account holds, and never its own account through an admin route.
  */
-export async function requireAccount(db: Queryable, principal: Principal, userId: number, what: string): Promise<void> {
-  if (userId === principal.userId)
-    throw new ForbiddenError(
-      `You cannot ${what} your own account through an administrator route; use PUT /api/v1/auth/me or PUT /api/v1/auth/password, or ask another administrator`,
-    )
+export async function requireAccount(db: Queryable, principal: Principal, userId: number, what: AccountAct): Promise<void> {
+  if (userId === principal.userId) throw new ForbiddenError(say.ownAccountRoute({ act: ACCOUNT_ACTS[what]({ account: say.ownAccount() }) }))
   const held = await grantedBy(db, await repo.rolesOfUser(db, userId))
-  refuseLacking(principal, held, (lacking) => `You cannot ${what} user ${userId}: that account holds ${lacking}, which your own roles do not grant`)
+  await refuseLacking(principal, held, async (lacking) => say.accountHolds({ act: ACCOUNT_ACTS[what]({ account: await userNamed(db, userId) }), lacking }))
 }
 
 export interface LinkChange {
@@ -78,13 +100,13 @@ export async function requireLink(db: Queryable, principal: Principal, change: L
     if (employeeRole) for (const name of await grantedBy(db, [employeeRole])) involved.add(name)
     if (change.existingRecord || to === principal.userId) for (const name of EMPLOYEE_RECORD_READS) involved.add(name)
   }
-  const what =
+  const act = async () =>
     to === null
-      ? `unlink user ${from} from its employee record`
+      ? say.unlinkAccount({ account: await userNamed(db, from!) })
       : to === principal.userId
-        ? 'link your own account to an employee record'
+        ? say.linkOwnAccount()
         : change.newUsername !== undefined
-          ? `link a new account "${change.newUsername}" to an employee record`
-          : `link user ${to} to an employee record`
-  refuseLacking(principal, involved, (lacking) => `You cannot ${what}: it involves ${lacking}, which your own roles do not grant`)
+          ? say.linkNewAccount({ username: change.newUsername })
+          : say.linkAccount({ account: await userNamed(db, to) })
+  await refuseLacking(principal, involved, async (lacking) => say.involves({ act: await act(), lacking }))
 }

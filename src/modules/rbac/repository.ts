@@ -135,9 +135,21 @@ export async function deleteRole(db: Queryable, id: number): Promise<void> {
   await db.delete(roles).where(eq(roles.id, id))
 }
 
-export async function listRoles(db: Queryable, filter: { search?: string; status?: number }, window: PageWindow) {
+/** `alsoShownAs`: built-in roles whose display name, as shown in the caller's language, matches the search too. */
+export async function listRoles(
+  db: Queryable,
+  filter: { search?: string; status?: number },
+  window: PageWindow,
+  alsoShownAs: { name: string; displayName: string }[] = [],
+) {
   const conditions: SQL[] = []
-  if (filter.search?.trim()) conditions.push(containsAny(filter.search, [roles.name, roles.displayName]))
+  if (filter.search?.trim())
+    conditions.push(
+      or(
+        containsAny(filter.search, [roles.name, roles.displayName]),
+        ...alsoShownAs.map((role) => and(eq(roles.name, role.name), eq(roles.displayName, role.displayName))),
+      )!,
+    )
   if (filter.status !== undefined) conditions.push(eq(roles.status, filter.status))
   const where = conditions.length > 0 ? and(...conditions) : undefined
   const [rows, [{ total }]] = await Promise.all([
@@ -211,10 +223,16 @@ export async function insertPermission(db: Queryable, values: typeof permissions
   return row
 }
 
-export async function listPermissions(db: Queryable, filter: { search?: string; resource?: string }, window: PageWindow) {
+/** `alsoNamed`: built-in permissions whose texts, as shown in the caller's language, match the search too. */
+export async function listPermissions(db: Queryable, filter: { search?: string; resource?: string }, window: PageWindow, alsoNamed: string[] = []) {
   const conditions: SQL[] = []
   if (filter.search?.trim())
-    conditions.push(containsAny(filter.search, [permissions.name, permissions.displayName, permissions.description]))
+    conditions.push(
+      or(
+        containsAny(filter.search, [permissions.name, permissions.displayName, permissions.description]),
+        alsoNamed.length > 0 ? inArray(permissions.name, alsoNamed) : undefined,
+      )!,
+    )
   if (filter.resource?.trim()) conditions.push(eq(permissions.resource, filter.resource.trim()))
   const where = conditions.length > 0 ? and(...conditions) : undefined
   const [rows, [{ total }]] = await Promise.all([
@@ -222,4 +240,10 @@ export async function listPermissions(db: Queryable, filter: { search?: string; 
     db.select({ total: count() }).from(permissions).where(where),
   ])
   return { rows, total }
+}
+
+/** The username of an account, as refusals name it; null when it is gone. */
+export async function usernameOf(db: Queryable, userId: number): Promise<string | null> {
+  const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId)).limit(1)
+  return row?.username ?? null
 }

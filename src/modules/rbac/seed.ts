@@ -4,7 +4,8 @@ import { permissions, rolePermissions, roles } from '../../db/schema'
 import { BUILT_IN_ROLES, EMPLOYEE_PERMISSIONS, EMPLOYEE_ROLE, PERMISSION_CATALOGUE, splitPermission } from './catalogue'
 
 /**
- * Creates the permission catalogue and the built-in roles. Idempotent and safe when
+ * Creates the permission catalogue and the built-in roles, with their English texts (answers show
+ * them in the request's language: src/modules/rbac/messages.ts). Idempotent and safe when
  * several instances start at once. Role `employee` receives its permissions only when
  * they are first created, so an administrator's later removal sticks across restarts.
  */
@@ -26,7 +27,7 @@ export async function seedAccessControl(database: Database, at: Date): Promise<v
       .returning({ id: permissions.id, name: permissions.name })
     await tx
       .insert(roles)
-      .values(BUILT_IN_ROLES.map((r) => ({ ...r, status: 1, createdAt: at, updatedAt: at })))
+      .values(BUILT_IN_ROLES.map((r) => ({ name: r.name, displayName: r.displayName, description: r.description, status: 1, createdAt: at, updatedAt: at })))
       .onConflictDoNothing()
 
     const forEmployees = created.filter((p) => (EMPLOYEE_PERMISSIONS as readonly string[]).includes(p.name))

@@ -11,6 +11,7 @@ import { findUserById } from '../users/repository'
 import { allows } from './ability'
 import type { AccessResolver, Principal } from './access'
 import { ADMIN_ROLE, EMPLOYEE_ROLE, splitPermission } from './catalogue'
+import { permissionsMatching, permissionText, roleText, rolesMatching, say } from './messages'
 import type {
   CreatePermissionInput,
   CreateRoleInput,
@@ -29,8 +30,8 @@ export function toRoleResponse(row: repo.RoleRow, locale: Locale): RoleResponse 
   return {
     id: row.id,
     name: row.name,
-    display_name: row.displayName,
-    description: row.description,
+    display_name: roleText(row, 'display_name', row.displayName, locale),
+    description: roleText(row, 'description', row.description, locale),
     status: row.status,
     status_text: statusText('switch', row.status, locale),
     created_at: row.createdAt.toISOString(),
@@ -38,12 +39,12 @@ export function toRoleResponse(row: repo.RoleRow, locale: Locale): RoleResponse 
   }
 }
 
-export function toPermissionResponse(row: repo.PermissionRow): PermissionResponse {
+export function toPermissionResponse(row: repo.PermissionRow, locale: Locale): PermissionResponse {
   return {
     id: row.id,
     name: row.name,
-    display_name: row.displayName,
-    description: row.description,
+    display_name: permissionText(row, 'display_name', row.displayName, locale),
+    description: permissionText(row, 'description', row.description, locale),
     resource: row.resource,
     action: row.action,
     created_at: row.createdAt.toISOString(),
@@ -54,8 +55,7 @@ export function toPermissionResponse(row: repo.PermissionRow): PermissionRespons
 /** Audit snapshots are written in one language whatever the caller reads. */
 const snapshot = (row: repo.RoleRow) => toRoleResponse(row, 'en')
 
-const noSuchRole = (name: string | number) =>
-  new NotFoundError(typeof name === 'number' ? `Role ${name} does not exist` : `Role "${name}" does not exist`)
+const noSuchRole = (name: string | number) => new NotFoundError(typeof name === 'number' ? say.roleIdMissing({ id: name }) : say.roleMissing({ name }))
 
 async function roleByName(db: Queryable, name: string): Promise<repo.RoleRow> {
   const role = await repo.findRoleByName(db, name)
@@ -65,7 +65,7 @@ async function roleByName(db: Queryable, name: string): Promise<repo.RoleRow> {
 
 async function permissionByName(db: Queryable, name: string): Promise<repo.PermissionRow> {
   const permission = await repo.findPermissionByName(db, name)
-  if (!permission) throw new NotFoundError(`Permission "${name}" does not exist`)
+  if (!permission) throw new NotFoundError(say.permissionMissing({ name }))
   return permission
 }
 
@@ -81,7 +81,7 @@ export function createRbacService({ database, clock, access }: { database: Datab
   return {
     async listRoles(query: RoleListQuery, locale: Locale) {
       const window = pageWindow(query, 10)
-      const { rows, total } = await repo.listRoles(db, query, window)
+      const { rows, total } = await repo.listRoles(db, query, window, locale === 'zh' && query.search ? rolesMatching(query.search) : [])
       return p1(
         rows.map((row) => toRoleResponse(row, locale)),
         total,
@@ -109,7 +109,7 @@ export function createRbacService({ database, clock, access }: { database: Datab
             await recordAudit(tx, actor, now, { action: 'role.create', resource: 'role', resourceId: role.id, after: snapshot(role) })
             return role
           }),
-        { unique: () => new ConflictError(`A role named "${input.name}" already exists`) },
+        { unique: () => new ConflictError(say.roleExists({ name: input.name })) },
       )
       return toRoleResponse(row, locale)
     },
@@ -120,12 +120,10 @@ export function createRbacService({ database, clock, access }: { database: Datab
         const before = await repo.findRole(tx, id)
         if (!before) throw noSuchRole(id)
         if (input.name !== undefined && input.name !== before.name)
-          throw new ValidationError(`A role's name cannot be changed (it is "${before.name}"); create a new role instead`, [
-            { field: 'name', message: 'cannot be changed' },
-          ])
-        if (before.name === ADMIN_ROLE && input.status === 0) throw new ForbiddenError('The role admin cannot be disabled')
+          throw new ValidationError(say.roleRenamed({ name: before.name }), [{ field: 'name', message: say.cannotChange() }])
+        if (before.name === ADMIN_ROLE && input.status === 0) throw new ForbiddenError(say.adminNotDisabled())
         if (input.status !== undefined && input.status !== before.status)
-          await requireRoles(tx, principal, [before], `${input.status === 1 ? 'enable' : 'disable'} the role ${before.name}`)
+          await requireRoles(tx, principal, [before], (input.status === 1 ? say.enableRole : say.disableRole)({ role: before.name }))
         const after = (await repo.updateRole(tx, id, {
           displayName: input.display_name === undefined ? undefined : requiredText(input.display_name, 'display_name'),
           description: input.description?.trim(),
@@ -150,11 +148,10 @@ export function createRbacService({ database, clock, access }: { database: Datab
       await database.write(async (tx) => {
         const role = await repo.findRole(tx, id)
         if (!role) throw noSuchRole(id)
-        if (role.name === ADMIN_ROLE) throw new ForbiddenError('The role admin cannot be deleted')
+        if (role.name === ADMIN_ROLE) throw new ForbiddenError(say.adminNotDeleted())
         // new employees' accounts are given this role
-        if (role.name === EMPLOYEE_ROLE)
-          throw new ForbiddenError('The built-in role employee cannot be deleted; disable it or remove its permissions instead')
-        await requireRoles(tx, principal, [role], `delete the role ${role.name}`)
+        if (role.name === EMPLOYEE_ROLE) throw new ForbiddenError(say.employeeNotDeleted())
+        await requireRoles(tx, principal, [role], say.deleteRole({ role: role.name }))
         const holders = await repo.holdersOfRole(tx, id)
         const permissions = await repo.permissionsOfRole(tx, role)
         await repo.deleteRole(tx, id)
@@ -177,7 +174,7 @@ export function createRbacService({ database, clock, access }: { database: Datab
     },
 
     async rolesOfUser(userId: number, locale: Locale): Promise<RoleResponse[]> {
-      if (!(await findUserById(db, userId))) throw new NotFoundError(`User ${userId} does not exist`)
+      if (!(await findUserById(db, userId))) throw new NotFoundError(say.userMissing({ id: userId }))
       return (await repo.rolesOfUser(db, userId)).map((row) => toRoleResponse(row, locale))
     },
 
@@ -185,8 +182,8 @@ export function createRbacService({ database, clock, access }: { database: Datab
       return repo.holdersOfRole(db, (await roleByName(db, roleName)).id)
     },
 
-    async permissionsOfRole(roleName: string): Promise<PermissionResponse[]> {
-      return (await repo.permissionsOfRole(db, await roleByName(db, roleName))).map(toPermissionResponse)
+    async permissionsOfRole(roleName: string, locale: Locale): Promise<PermissionResponse[]> {
+      return (await repo.permissionsOfRole(db, await roleByName(db, roleName))).map((row) => toPermissionResponse(row, locale))
     },
 
     async addPermission(input: RolePermissionInput, actor: Actor, principal: Principal): Promise<void> {
@@ -197,20 +194,25 @@ export function createRbacService({ database, clock, access }: { database: Datab
       await changeGrant(input, actor, principal, 'remove')
     },
 
-    async listPermissions(query: PermissionListQuery) {
+    async listPermissions(query: PermissionListQuery, locale: Locale) {
       const window = pageWindow(query, 10)
-      const { rows, total } = await repo.listPermissions(db, query, window)
-      return p1(rows.map(toPermissionResponse), total, window)
+      const { rows, total } = await repo.listPermissions(db, query, window, locale === 'zh' && query.search ? permissionsMatching(query.search) : [])
+      return p1(
+        rows.map((row) => toPermissionResponse(row, locale)),
+        total,
+        window,
+      )
     },
 
-    async createPermission(input: CreatePermissionInput, actor: Actor): Promise<PermissionResponse> {
+    async createPermission(input: CreatePermissionInput, actor: Actor, locale: Locale): Promise<PermissionResponse> {
       const parts = splitPermission(input.name)
-      for (const field of ['resource', 'action'] as const)
-        if (input[field] !== undefined && input[field] !== parts[field])
-          throw new ValidationError(
-            `${field} "${input[field]}" does not match the name "${input.name}"; send ${field} "${parts[field]}" or leave it out`,
-            [{ field, message: `must be "${parts[field]}" to match the name` }],
-          )
+      for (const field of ['resource', 'action'] as const) {
+        const value = input[field]
+        if (value !== undefined && value !== parts[field])
+          throw new ValidationError(say.partMismatch({ field, value, name: input.name, expected: parts[field] }), [
+            { field, message: say.partMustMatch({ expected: parts[field] }) },
+          ])
+      }
       const now = clock.now()
       const row = await onConstraint(
         () =>
@@ -227,13 +229,13 @@ export function createRbacService({ database, clock, access }: { database: Datab
               action: 'permission.create',
               resource: 'permission',
               resourceId: permission.id,
-              after: toPermissionResponse(permission),
+              after: toPermissionResponse(permission, 'en'),
             })
             return permission
           }),
-        { unique: () => new ConflictError(`A permission named "${input.name}" already exists`) },
+        { unique: () => new ConflictError(say.permissionExists({ name: input.name })) },
       )
-      return toPermissionResponse(row)
+      return toPermissionResponse(row, locale)
     },
 
     async rolesOfPermission(permissionName: string, locale: Locale): Promise<RoleResponse[]> {
@@ -252,10 +254,10 @@ export function createRbacService({ database, clock, access }: { database: Datab
     const now = clock.now()
     await database.write(async (tx) => {
       const user = await findUserById(tx, userId)
-      if (!user) throw new NotFoundError(`User ${userId} does not exist`)
+      if (!user) throw new NotFoundError(say.userMissing({ id: userId }))
       const role = await roleByName(tx, role_name)
-      await requireAccount(tx, principal, userId, `${verb} roles of`)
-      await requireRoles(tx, principal, [role], `${verb} the role ${role.name}`)
+      await requireAccount(tx, principal, userId, verb === 'assign' ? 'assign roles of' : 'revoke roles of')
+      await requireRoles(tx, principal, [role], (verb === 'assign' ? say.assignRole : say.revokeRole)({ role: role.name }))
       const before = (await repo.rolesOfUser(tx, userId)).map((r) => r.name)
       if (verb === 'assign') await repo.grantRole(tx, userId, role.id, now)
       else {
@@ -265,9 +267,7 @@ export function createRbacService({ database, clock, access }: { database: Datab
           user.status === 1 &&
           (await repo.countActiveAdmins(tx, userId)) === 0
         )
-          throw new ConflictError(
-            `User ${userId} is the last enabled administrator and cannot lose role admin; make another user admin first`,
-          )
+          throw new ConflictError(say.lastAdmin({ username: user.username }))
         await repo.revokeRole(tx, userId, role.id)
       }
       const after = (await repo.rolesOfUser(tx, userId)).map((r) => r.name)
@@ -294,9 +294,8 @@ export function createRbacService({ database, clock, access }: { database: Datab
       const role = await roleByName(tx, role_name)
       const permission = await permissionByName(tx, permission_name)
       if (!allows(principal.ability, permission.name))
-        throw new ForbiddenError(`You cannot ${verb} ${permission.name}: your own roles do not grant it`)
-      if (role.name === ADMIN_ROLE && verb === 'remove')
-        throw new ForbiddenError('The role admin holds every permission; none can be removed from it')
+        throw new ForbiddenError((verb === 'add' ? say.cannotAddPermission : say.cannotRemovePermission)({ permission: permission.name }))
+      if (role.name === ADMIN_ROLE && verb === 'remove') throw new ForbiddenError(say.adminHoldsAll())
       const before = (await repo.permissionsOfRole(tx, role)).map((p) => p.name)
       // admin holds every permission without links
       if (role.name !== ADMIN_ROLE) {

@@ -4,6 +4,7 @@ import { Envelope, type Replier } from '../../http/envelope'
 import { errors } from '../../http/openapi'
 import type { LocalePlugin } from '../../http/locale'
 import { IdParams } from '../../http/models'
+import { say } from './messages'
 import {
   BatchStatusBody,
   CreateSalaryBody,
@@ -37,7 +38,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
     .use(locale)
     .post(
       '',
-      async ({ body, actor, principal, set }) => withSuccess(reply.created(set, await salaries.create(body, actor, principal), 'Salary record created')),
+      async ({ body, actor, principal, set }) => withSuccess(reply.created(set, await salaries.create(body, actor, principal), say.created())),
       {
         permission: 'salaries:create',
         body: CreateSalaryBody,
@@ -65,7 +66,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
     })
     .patch(
       '/batch-status',
-      async ({ body, actor, principal }) => reply.ok(await salaries.batchStatus(body.ids, body.status, actor, principal).then(() => null), 'Statuses updated'),
+      async ({ body, actor, principal }) => reply.ok(await salaries.batchStatus(body.ids, body.status, actor, principal).then(() => null), say.statusesUpdated()),
       {
         permission: 'salaries:update',
         body: BatchStatusBody,
@@ -84,7 +85,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
     })
     .put(
       '/:id',
-      async ({ params, body, actor, principal, locale }) => reply.ok(await salaries.update(params.id, body, actor, principal, locale), 'Salary record updated'),
+      async ({ params, body, actor, principal, locale }) => reply.ok(await salaries.update(params.id, body, actor, principal, locale), say.updated()),
       {
         permission: 'salaries:update',
         params: IdParams,
@@ -102,7 +103,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
     )
     .delete(
       '/:id',
-      async ({ params, actor, principal }) => reply.ok(await salaries.remove(params.id, actor, principal).then(() => null), 'Salary record deleted'),
+      async ({ params, actor, principal }) => reply.ok(await salaries.remove(params.id, actor, principal).then(() => null), say.deleted()),
       {
         permission: 'salaries:delete',
         params: IdParams,

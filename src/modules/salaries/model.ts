@@ -2,6 +2,7 @@ import { t } from 'elysia'
 import { answerSchema } from '../../http/envelope'
 import { DateString, Id, PositiveInt, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
+import { monthRule, statsMonthRule, statusRule } from './messages'
 
 export const INCOME_ITEMS = ['basic_salary', 'seniority_pay', 'performance_pay', 'overtime_pay', 'bonus', 'allowance'] as const
 export const DEDUCTION_ITEMS = ['attendance_deduction', 'personal_insurance', 'personal_tax', 'housing_fund', 'other_deductions'] as const
@@ -12,14 +13,14 @@ const Month = (field: string) =>
     pattern: '^\\d{4}-(0[1-9]|1[0-2])$',
     description: 'YYYY-MM',
     examples: ['2024-03'],
-    error: `${field} must be a month written YYYY-MM`,
+    error: monthRule(field),
   })
 
 /** A literal union, not t.UnionEnum: Elysia 1.4 gives a UnionEnum its first value as a default, which would fill in status "0". */
 const SalaryStatus = (field = 'status') =>
   t.Union([t.Literal('0'), t.Literal('1')], {
     description: '"0" unconfirmed, "1" paid',
-    error: `${field} must be "0" (unconfirmed) or "1" (paid)`,
+    error: statusRule(field),
   })
 
 /** Yuan with at most 2 decimals; checked exactly (to fen) by the service. */
@@ -112,7 +113,7 @@ export const BatchStatusBody = t.Object(
 )
 
 export const StatsQuery = t.Object({
-  month: t.Optional(t.Union([t.Literal(''), Month('month')], { error: 'month must be a month written YYYY-MM, or empty for all months' })),
+  month: t.Optional(t.Union([t.Literal(''), Month('month')], { error: statsMonthRule })),
 })
 
 export const SalaryStats = t.Object({

@@ -1,4 +1,5 @@
 import { ValidationError } from '../../http/errors'
+import { say } from './messages'
 
 /** What a record holds: status 0 unconfirmed or 1 paid, and its payment date (YYYY-MM-DD). */
 export interface PaymentState {
@@ -27,10 +28,7 @@ export function paymentDateAfter(before: PaymentState, change: PaymentChange, to
   const sent = change.paymentDate
   if (status !== 1) {
     if (typeof sent === 'string')
-      throw new ValidationError(
-        `payment_date ${sent} cannot be set on an unpaid record (status "0"); send status "1" with it to mark the record paid, or leave payment_date out`,
-        [{ field: 'payment_date', message: 'must be left out while the record is unpaid (status "0")' }],
-      )
+      throw new ValidationError(say.paymentDateUnpaid({ date: sent }), [{ field: 'payment_date', message: say.paymentDateUnpaidField() }])
     return change.status === '0' || sent === null ? null : before.paymentDate
   }
   if (typeof sent === 'string') return sent

@@ -119,6 +119,8 @@ export async function salaryStats(db: Queryable, month: string | undefined) {
   }
 }
 
-export async function employeeExists(db: Queryable, id: number): Promise<boolean> {
-  return (await db.select({ id: employees.id }).from(employees).where(eq(employees.id, id)).limit(1)).length > 0
+/** The employee's name and number, or null when there is no such employee. */
+export async function findEmployee(db: Queryable, id: number): Promise<{ name: string; employeeNo: string | null } | null> {
+  const [row] = await db.select({ name: employees.name, employeeNo: employees.employeeNo }).from(employees).where(eq(employees.id, id)).limit(1)
+  return row ?? null
 }

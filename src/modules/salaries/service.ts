@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../http/errors
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
+import type { Message } from '../../lib/messages'
 import { localDate } from '../../lib/local-time'
 import { MAX_YUAN, toFen, toYuan } from '../../lib/money'
 import { onConstraint } from '../../lib/sqlite-errors'
@@ -21,6 +22,7 @@ import {
   type SalaryStatsResponse,
   type UpdateSalaryInput,
 } from './model'
+import { employeeName, say } from './messages'
 import { paymentDateAfter } from './payment-date'
 import * as repo from './repository'
 
@@ -90,14 +92,13 @@ function sentAmounts(input: Partial<Record<AmountField, number>>): Partial<Amoun
 function settle(amounts: Amounts, sentNet: number | undefined) {
   const totals = computeTotals(amounts)
   if (totals.netSalary < 0)
-    throw new ValidationError(
-      `Deductions (${toYuan(totals.totalDeductions)} yuan) exceed income (${toYuan(totals.totalIncome)} yuan): the net salary would be negative`,
-      [{ field: 'net_salary', message: 'would be negative' }],
-    )
+    throw new ValidationError(say.negativeNet({ deductions: toYuan(totals.totalDeductions), income: toYuan(totals.totalIncome) }), [
+      { field: 'net_salary', message: say.wouldBeNegative() },
+    ])
   // a net may exceed one item's limit: it is checked against the computed one, not the limit
   if (sentNet !== undefined && toFen(sentNet, 'net_salary', MAX_YUAN * INCOME_ITEMS.length) !== totals.netSalary)
-    throw new ValidationError(`net_salary ${sentNet} does not match the computed net salary ${toYuan(totals.netSalary)}`, [
-      { field: 'net_salary', message: `must be ${toYuan(totals.netSalary)} (income minus deductions) or left out` },
+    throw new ValidationError(say.netMismatch({ sent: sentNet, net: toYuan(totals.netSalary) }), [
+      { field: 'net_salary', message: say.netMustBe({ net: toYuan(totals.netSalary) }) },
     ])
   const columns: Partial<repo.NewSalary> = {}
   for (const [item, column] of Object.entries(COLUMN)) (columns as Record<string, number>)[column] = amounts[item as AmountField]
@@ -106,9 +107,7 @@ function settle(amounts: Amounts, sentNet: number | undefined) {
 
 function checkPaymentDate(value: string | null | undefined): void {
   if (value && !isCalendarDate(value))
-    throw new ValidationError(`payment_date "${value}" is not a real date (YYYY-MM-DD)`, [
-      { field: 'payment_date', message: 'is not a real date' },
-    ])
+    throw new ValidationError(say.paymentDateNotReal({ value }), [{ field: 'payment_date', message: say.notRealDate() }])
 }
 
 const ZERO = Object.fromEntries(Object.keys(COLUMN).map((item) => [item, 0])) as Amounts
@@ -121,14 +120,14 @@ export interface SalariesDeps {
 
 export function createSalariesService({ database, clock, defaultZone }: SalariesDeps) {
   const { db } = database
-  const missing = (id: number) => new NotFoundError(`Salary record ${id} does not exist`)
+  const missing = (id: number) => new NotFoundError(say.missing({ id }))
   const today = () => localDate(clock.now(), defaultZone)
   const snapshot = (row: repo.SalaryWithName) => toSalaryResponse(row, 'en')
   const reload = async (tx: Queryable, id: number) => (await repo.findSalary(tx, id))!
 
   const list = async (filter: repo.SalaryFilter, query: SalaryListQuery, locale: Locale) => {
     if (query.start_month && query.end_month && query.start_month > query.end_month)
-      throw new ValidationError('start_month must not be after end_month', [{ field: 'start_month', message: 'is after end_month' }])
+      throw new ValidationError(say.startAfterEnd(), [{ field: 'start_month', message: say.isAfterEnd() }])
     const window = pageWindow(query, 10)
     const { rows, total } = await repo.listSalaries(db, filter, window)
     return { salaries: rows.map((row) => toSalaryResponse(row, locale)), pagination: p2Pagination(total, window) }
@@ -143,7 +142,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
 
   const ownEmployee = (principal: Principal) => linkedEmployee(principal, 'salary records')
   /** Nobody creates, changes, deletes or pays their own salary, but the owner (role admin) (CONTRACT §15). */
-  const requireNotOwnSalary = (tx: Queryable, principal: Principal, employeeId: number, label: string) =>
+  const requireNotOwnSalary = (tx: Queryable, principal: Principal, employeeId: number, label: Message) =>
     requireNotOwn(tx, principal, { label, employeeId }, 'pay', true)
 
   return {
@@ -152,14 +151,16 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
       const status = input.status === '1' ? 1 : 0
       const values = settle({ ...ZERO, ...sentAmounts(input) }, input.net_salary)
       const now = clock.now()
+      /** the employee as people know them, for the refusals */
+      let who: Message | string = ''
       return onConstraint(
         () =>
           database.write(async (tx) => {
-            if (!(await repo.employeeExists(tx, input.employee_id)))
-              throw new ValidationError(`employee_id names employee ${input.employee_id}, which does not exist`, [
-                { field: 'employee_id', message: 'does not exist' },
-              ])
-            await requireNotOwnSalary(tx, principal, input.employee_id, `The salary of employee ${input.employee_id}`)
+            const employee = await repo.findEmployee(tx, input.employee_id)
+            if (!employee)
+              throw new ValidationError(say.employeeMissing({ id: input.employee_id }), [{ field: 'employee_id', message: say.doesNotExist() }])
+            who = employeeName(employee)
+            await requireNotOwnSalary(tx, principal, input.employee_id, say.salaryOf({ employee: who, month: input.month }))
             const id = await repo.insertSalary(tx, {
               ...values,
               employeeId: input.employee_id,
@@ -177,8 +178,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
             return toSalaryResponse(row, 'en', true)
           }),
         {
-          unique: () =>
-            new ConflictError(`Employee ${input.employee_id} already has a salary record for ${input.month}; update that one instead`),
+          unique: () => new ConflictError(say.alreadyHas({ employee: who, month: input.month })),
         },
       )
     },
@@ -196,13 +196,11 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
       return database.write(async (tx) => {
         const before = await repo.findSalary(tx, id)
         if (!before) throw missing(id)
-        await requireNotOwnSalary(tx, principal, before.employeeId, `Salary record ${id}`)
+        await requireNotOwnSalary(tx, principal, before.employeeId, say.record({ id }))
         const current = amountsOf(before)
         const changed = (Object.keys(sent) as AmountField[]).filter((item) => sent[item] !== current[item])
         if (before.status === 1 && changed.length > 0)
-          throw new ConflictError(
-            `Salary record ${id} is paid, so its amounts are locked (${changed.join(', ')} would change); set its status to "0" first`,
-          )
+          throw new ConflictError(say.locked({ id, items: changed.join(', ') }))
         const status = input.status === undefined ? before.status : Number(input.status)
         const paymentDate = paymentDateAfter(before, { status: input.status, paymentDate: input.payment_date }, today())
         await repo.updateSalary(tx, id, {
@@ -230,7 +228,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
       await database.write(async (tx) => {
         const before = await repo.findSalary(tx, id)
         if (!before) throw missing(id)
-        await requireNotOwnSalary(tx, principal, before.employeeId, `Salary record ${id}`)
+        await requireNotOwnSalary(tx, principal, before.employeeId, say.record({ id }))
         await repo.deleteSalary(tx, id)
         await recordAudit(tx, actor, now, { action: 'salary.delete', resource: 'salary', resourceId: id, before: snapshot(before) })
       })
@@ -248,10 +246,10 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
         const found = new Set(before.map((row) => row.id))
         const unknown = unique.filter((id) => !found.has(id))
         if (unknown.length > 0)
-          throw new ValidationError(`Unknown salary record${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; nothing was changed`, [
-            { field: 'ids', message: `unknown: ${unknown.join(', ')}` },
+          throw new ValidationError(say.unknownRecords({ n: unknown.length, ids: unknown.join(', ') }), [
+            { field: 'ids', message: say.unknownIds({ ids: unknown.join(', ') }) },
           ])
-        for (const row of before) await requireNotOwnSalary(tx, principal, row.employeeId, `Salary record ${row.id}`)
+        for (const row of before) await requireNotOwnSalary(tx, principal, row.employeeId, say.record({ id: row.id }))
         await repo.setStatuses(tx, unique, Number(status), now)
         // the dates that change: today's for records paid now, none for records set back to "0"
         const day = today()
@@ -278,7 +276,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
 
     async ownMonth(principal: Principal, month: string, locale: Locale): Promise<SalaryResponse> {
       const row = await repo.findSalaryOf(db, ownEmployee(principal), month)
-      if (!row) throw new NotFoundError(`You have no salary record for ${month}`)
+      if (!row) throw new NotFoundError(say.noneForMonth({ month }))
       return toSalaryResponse(row, locale)
     },
 

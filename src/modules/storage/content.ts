@@ -1,4 +1,5 @@
 import { NotFoundError } from '../../http/errors'
+import { say } from './messages'
 import type { FileRow } from './repository'
 
 /**
@@ -67,7 +68,7 @@ export async function contentResponse(
   const status = range ? 206 : 200
   if (headOnly) return new Response(null, { status, headers: sized })
   const body = await io.open(range ?? undefined)
-  if (!body) throw new NotFoundError(`The content of file ${file.id} is missing from storage`)
+  if (!body) throw new NotFoundError(say.contentMissing({ id: file.id }))
   if (!range || range.start === 0) await io.counted()
   return new Response(body, { status, headers: sized })
 }

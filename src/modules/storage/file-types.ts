@@ -1,4 +1,6 @@
 import { AppError } from '../../http/errors'
+import type { Message } from '../../lib/messages'
+import { say } from './messages'
 
 /** The MIME types the service accepts, with the name extensions each may carry. */
 export const ALLOWED_TYPES: Record<string, readonly string[]> = {
@@ -17,7 +19,7 @@ export const ALLOWED_TYPES: Record<string, readonly string[]> = {
 export const SNIFF_BYTES = 64 * 1024
 
 export class UnsupportedTypeError extends AppError {
-  constructor(message: string) {
+  constructor(message: Message) {
     super(415, message)
   }
 }
@@ -57,9 +59,9 @@ export async function sniffType(head: Uint8Array, name: string, complete: boolea
   const allowed = Object.keys(ALLOWED_TYPES)
   if (!mime || !ALLOWED_TYPES[mime])
     throw new UnsupportedTypeError(
-      `"${name}" is ${mime ? `of type ${mime}` : 'of a type that could not be recognised'}, which is not accepted; allowed: ${allowed.join(', ')}`,
+      mime ? say.typeNotAccepted({ name, mime, allowed: allowed.join(', ') }) : say.typeUnknown({ name, allowed: allowed.join(', ') }),
     )
   if (extension && !ALLOWED_TYPES[mime].includes(extension))
-    throw new UnsupportedTypeError(`The name "${name}" ends in .${extension}, but its content is ${mime}; rename it or send the right file`)
+    throw new UnsupportedTypeError(say.extensionDisagrees({ name, extension, mime }))
   return { mime, extension: extension || ALLOWED_TYPES[mime][0] }
 }

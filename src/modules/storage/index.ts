@@ -2,9 +2,11 @@ import { Elysia } from 'elysia'
 import { authenticate, type AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import { streamedMultipart } from '../../http/json-body'
+import type { LocalePlugin } from '../../http/locale'
 import { binaryResponses, errors, type ErrorNotes } from '../../http/openapi'
 import type { TokenService } from '../auth/tokens'
 import type { AccessResolver } from '../rbac/access'
+import { say } from './messages'
 import {
   BatchDeleteBody,
   BatchDeleteResult,
@@ -80,6 +82,7 @@ export const storageController = (
   reply: Replier,
   storage: StorageService,
   auth: { tokens: TokenService; access: AccessResolver },
+  locale: LocalePlugin,
 ) => {
   // Elysia answers HEAD with the GET route; the method says whether to send and count the bytes
   const serve = ({
@@ -121,8 +124,9 @@ export const storageController = (
 
   return new Elysia({ name: 'storage', prefix: PREFIX })
     .use(guard)
+    .use(locale)
     .onBeforeHandle(() => storage.ensureAvailable())
-    .post('/upload', async ({ request, actor, set }) => reply.created(set, await storage.upload(request, actor), 'File uploaded'), {
+    .post('/upload', async ({ request, actor, set }) => reply.created(set, await storage.upload(request, actor), say.uploaded()), {
       auth: true,
       parse: streamedMultipart(`${PREFIX}/upload`),
       response: { 201: Envelope(FileDetail) },
@@ -133,7 +137,7 @@ export const storageController = (
         multipartDoc('file', false),
       ),
     })
-    .post('/batch-upload', async ({ request, actor }) => reply.ok(await storage.batchUpload(request, actor), 'Files processed'), {
+    .post('/batch-upload', async ({ request, actor, locale }) => reply.ok(await storage.batchUpload(request, actor, locale), say.processed()), {
       auth: true,
       parse: streamedMultipart(`${PREFIX}/batch-upload`),
       response: Envelope(BatchUploadResult),
@@ -161,7 +165,7 @@ export const storageController = (
     })
     .delete(
       '/delete',
-      async ({ body, principal, actor }) => reply.ok(await storage.remove(body.file_id, principal, actor), 'File deleted'),
+      async ({ body, principal, actor }) => reply.ok(await storage.remove(body.file_id, principal, actor), say.deleted()),
       {
         auth: true,
         body: DeleteBody,
@@ -174,7 +178,7 @@ export const storageController = (
     )
     .delete(
       '/batch-delete',
-      async ({ body, principal, actor }) => reply.ok(await storage.batchRemove(body.file_ids, principal, actor), 'Files processed'),
+      async ({ body, principal, actor, locale }) => reply.ok(await storage.batchRemove(body.file_ids, principal, actor, locale), say.processed()),
       {
         auth: true,
         body: BatchDeleteBody,
@@ -195,7 +199,7 @@ export const storageController = (
         { 403: 'Only the uploader or a holder of files:manage may sign it', 404: NOT_VISIBLE },
       ),
     })
-    .get('/config', () => reply.ok(storage.config()), {
+    .get('/config', ({ locale }) => reply.ok(storage.config(locale)), {
       auth: true,
       response: Envelope(StorageConfigResult),
       detail: detail(

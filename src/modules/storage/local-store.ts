@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { access, constants, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import type { Message } from '../../lib/messages'
+import { say } from './messages'
 import { StorageUnavailableError, type ObjectInfo, type ObjectStore, type StoredObject } from './store'
 
 /** Where unfinished writes live, inside the store so the final rename stays on one file system. */
@@ -22,14 +24,14 @@ export function assertSafeKey(key: string): void {
 }
 
 /** Errors that say the disk, not the object, is the problem. */
-const UNUSABLE: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'read-only file system',
-  ENOSPC: 'disk full',
-  EDQUOT: 'disk quota exceeded',
-  EIO: 'disk I/O error',
-  ENOTDIR: 'the storage folder is not a folder',
+const UNUSABLE: Record<string, () => Message> = {
+  EACCES: say.permissionDenied,
+  EPERM: say.permissionDenied,
+  EROFS: say.readOnly,
+  ENOSPC: say.diskFull,
+  EDQUOT: say.diskQuota,
+  EIO: say.diskIo,
+  ENOTDIR: say.notAFolder,
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -37,8 +39,8 @@ function errorCode(error: unknown): string | undefined {
 }
 
 function unavailable(error: unknown): unknown {
-  const detail = UNUSABLE[errorCode(error) ?? '']
-  return detail ? new StorageUnavailableError(detail) : error
+  const detail = Object.hasOwn(UNUSABLE, errorCode(error) ?? '') ? UNUSABLE[errorCode(error)!] : undefined
+  return detail ? new StorageUnavailableError(detail()) : error
 }
 
 async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
@@ -57,7 +59,7 @@ export function createLocalStore(dir: string): ObjectStore {
   /** A missing path under the folder means no object, unless the folder itself is not a folder. */
   async function assertFolder(): Promise<void> {
     try {
-      if (!(await stat(dir)).isDirectory()) throw new StorageUnavailableError(UNUSABLE.ENOTDIR)
+      if (!(await stat(dir)).isDirectory()) throw new StorageUnavailableError(say.notAFolder())
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') throw unavailable(error)
     }

@@ -1,8 +1,9 @@
 import { t } from 'elysia'
 import { DateString, Int, PositiveInt, Timestamp } from '../../http/models'
 import { P3Pagination, pageQuery } from '../../http/pagination'
+import { rules } from './messages'
 
-const FileId = t.String({ format: 'uuid', description: 'file id (UUID)', error: 'must be a file id (UUID)' })
+const FileId = t.String({ format: 'uuid', description: 'file id (UUID)', error: rules.fileId })
 
 const fileFields = {
   id: t.String(),
@@ -53,7 +54,7 @@ export const BatchUploadResult = t.Object({
 })
 export type BatchUploadResult = typeof BatchUploadResult.static
 
-export const FileInfoQuery = t.Object({ file_id: t.String({ ...FileId, error: 'file_id must be a file id (UUID)' }) })
+export const FileInfoQuery = t.Object({ file_id: t.String({ ...FileId, error: rules.fileIdQuery }) })
 
 export const SORTS = ['name', 'size', 'created_at'] as const
 
@@ -63,10 +64,10 @@ export const FileListQuery = t.Object({
   search: t.Optional(t.String({ maxLength: 100, description: 'part of the original name or description, ignoring case' })),
   mime_type: t.Optional(t.String({ maxLength: 127 })),
   uploaded_by: t.Optional(PositiveInt('uploaded_by', 'user id of the uploader')),
-  date_from: t.Optional(t.String({ ...DateString, error: 'date_from must be a date written YYYY-MM-DD' })),
-  date_to: t.Optional(t.String({ ...DateString, error: 'date_to must be a date written YYYY-MM-DD' })),
-  sort_by: t.Optional(t.UnionEnum(SORTS, { default: 'created_at', error: 'sort_by must be name, size or created_at' })),
-  sort_order: t.Optional(t.UnionEnum(['asc', 'desc'], { default: 'desc', error: 'sort_order must be asc or desc' })),
+  date_from: t.Optional(t.String({ ...DateString, error: rules.dateFrom })),
+  date_to: t.Optional(t.String({ ...DateString, error: rules.dateTo })),
+  sort_by: t.Optional(t.UnionEnum(SORTS, { default: 'created_at', error: rules.sortBy })),
+  sort_order: t.Optional(t.UnionEnum(['asc', 'desc'], { default: 'desc', error: rules.sortOrder })),
 })
 export type FileListQuery = typeof FileListQuery.static
 
@@ -94,7 +95,7 @@ export type BatchDeleteResult = typeof BatchDeleteResult.static
 export const PresignBody = t.Object(
   {
     file_id: FileId,
-    expires_in: t.Optional(Int({ minimum: 1, maximum: 604800, default: 3600, error: 'must be a whole number of seconds from 1 to 604800' })),
+    expires_in: t.Optional(Int({ minimum: 1, maximum: 604800, default: 3600, error: rules.expiresIn })),
   },
   { examples: [{ file_id: '0b6f2a52-8c1e-4f3a-9d57-2f4e8b1c6a90', expires_in: 3600 }] },
 )
@@ -117,6 +118,6 @@ export const StorageConfigResult = t.Object({
 
 export const ContentParams = t.Object({ id: FileId })
 export const ContentQuery = t.Object({
-  expires: t.Optional(t.Integer({ minimum: 0, error: 'expires must be a unix time in seconds' })),
+  expires: t.Optional(t.Integer({ minimum: 0, error: rules.expires })),
   signature: t.Optional(t.String({ maxLength: 128 })),
 })

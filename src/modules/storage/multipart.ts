@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream'
 import Busboy from 'busboy'
 import { ValidationError } from '../../http/errors'
+import { say } from './messages'
 
 export interface FilePart {
   field: string
@@ -27,7 +28,7 @@ export const MAX_FIELD_BYTES = 64 * 1024
 export function readMultipart<T>(request: Request, maxFiles: number, onFile: (part: FilePart) => Promise<T>): Promise<MultipartResult<T>> {
   const contentType = request.headers.get('content-type') ?? ''
   if (!contentType.toLowerCase().startsWith('multipart/form-data') || !request.body)
-    return Promise.reject(new ValidationError('Send the file as multipart/form-data'))
+    return Promise.reject(new ValidationError(say.notMultipart()))
   return new Promise((resolve, reject) => {
     let parser: Busboy.Busboy
     try {
@@ -37,7 +38,7 @@ export function readMultipart<T>(request: Request, maxFiles: number, onFile: (pa
         limits: { files: maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
       })
     } catch {
-      return reject(new ValidationError('The multipart/form-data body has no boundary; let your HTTP client build the form'))
+      return reject(new ValidationError(say.noBoundary()))
     }
     const fields = new Map<string, string>()
     const tasks: Promise<T>[] = []
@@ -54,13 +55,13 @@ export function readMultipart<T>(request: Request, maxFiles: number, onFile: (pa
       tasks.push(task)
     })
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) refusal ??= new ValidationError(`The form field "${name}" is longer than ${MAX_FIELD_BYTES / 1024} KiB`)
+      if (info.valueTruncated) refusal ??= new ValidationError(say.fieldTooLong({ name, kib: MAX_FIELD_BYTES / 1024 }))
       // SQLite would hand such a text back cut at the NUL
-      if (value.includes('\u0000')) refusal ??= new ValidationError(`The form field "${name}" contains the NUL character (\\u0000)`)
+      if (value.includes('\u0000')) refusal ??= new ValidationError(say.fieldHasNul({ name }))
       fields.set(name, value)
     })
     parser.on('fieldsLimit', () => {
-      refusal ??= new ValidationError(`Too many form fields: send at most ${MAX_FIELDS} besides the files`)
+      refusal ??= new ValidationError(say.tooManyFields({ max: MAX_FIELDS }))
     })
     parser.on('filesLimit', () => {
       tooManyFiles = true
@@ -68,7 +69,7 @@ export function readMultipart<T>(request: Request, maxFiles: number, onFile: (pa
     parser.on('error', (error) => {
       failed = true
       void Promise.allSettled(tasks).then(() =>
-        reject(new ValidationError(`The multipart/form-data body is malformed or was cut off (${(error as Error).message})`)),
+        reject(new ValidationError(say.malformed({ detail: (error as Error).message }))),
       )
     })
     parser.on('close', () => {

@@ -1,16 +1,13 @@
 import { AppError } from '../../http/errors'
 import { formatSize } from '../../lib/size-format'
+import { say } from './messages'
 
-const bytes = (n: number) => `${formatSize(n)} (${n} bytes)`
+const bytes = (n: number) => say.bytes({ size: formatSize(n), n })
 
 /** 507: the account's files and this one together would pass UPLOAD_QUOTA. */
 export class QuotaExceededError extends AppError {
   constructor(used: number, quota: number) {
-    super(
-      507,
-      `This file does not fit in your upload quota: your files take ${bytes(used)} of ${bytes(quota)}. ` +
-        'Delete files you no longer need, or ask an administrator to raise UPLOAD_QUOTA',
-    )
+    super(507, say.overQuota({ used: bytes(used), quota: bytes(quota) }))
   }
 }
 

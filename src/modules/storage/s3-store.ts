@@ -9,8 +9,10 @@ import {
 import { Upload } from '@aws-sdk/lib-storage'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import type { StorageConfig } from '../../config'
+import type { Message } from '../../lib/messages'
 import { contentDisposition } from './content'
 import { assertSafeKey } from './local-store'
+import { say } from './messages'
 import { StorageUnavailableError, type ObjectStore } from './store'
 
 /** S3's minimum part size; with two parts in flight an upload holds about 10 MiB. */
@@ -46,14 +48,14 @@ interface ErrorFields {
 }
 
 /** Why the store could not be reached, or undefined when the error is about the request itself. */
-function unreachable(error: unknown): string | undefined {
+function unreachable(error: unknown): Message | undefined {
   let current = error
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
     const { name, code, cause, $metadata } = current as ErrorFields
-    if (name === 'TimeoutError' || name === 'AbortError' || code === 'ETIMEDOUT') return 'the request timed out'
-    if (code && CONNECTION_CODES.has(code)) return 'cannot connect'
+    if (name === 'TimeoutError' || name === 'AbortError' || code === 'ETIMEDOUT') return say.timedOut()
+    if (code && CONNECTION_CODES.has(code)) return say.cannotConnect()
     const status = $metadata?.httpStatusCode ?? 0
-    if (status >= 500) return `the store answered ${status}`
+    if (status >= 500) return say.storeAnswered({ status })
     current = cause
   }
   return undefined

@@ -1,8 +1,12 @@
+import type { Locale } from '../../config'
 import type { Database, Tx } from '../../db/client'
-import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
+import { DatabaseUnavailableError } from '../../db/unavailable'
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors'
+import { say as http } from '../../http/messages'
 import { pageWindow, p3Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
+import { render } from '../../lib/messages'
 import { formatSize } from '../../lib/size-format'
 import type { UrlSigner } from '../../lib/url-signer'
 import { recordAudit, type Actor } from '../audit/recorder'
@@ -10,6 +14,7 @@ import { allows } from '../rbac/ability'
 import type { Principal } from '../rbac/access'
 import { contentResponse } from './content'
 import { ALLOWED_TYPES } from './file-types'
+import { say } from './messages'
 import type { BatchDeleteResult, BatchUploadResult, FileDetail, FileListItem, FileListQuery } from './model'
 import { readMultipart } from './multipart'
 import { allot, QuotaExceededError, uploadBudget, type UploadBudget } from './quota'
@@ -18,10 +23,17 @@ import { StorageUnavailableError, type ObjectStore } from './store'
 import { checkFolder, createPartWriter, drain, fileTooLarge, originalNameOf, rowsFor, type Stored } from './upload'
 
 export const MAX_BATCH_FILES = 20
+
 const DEFAULT_LINK_SECONDS = 3600
 const PROBE_CACHE_MS = 2000
 /** Room for the multipart framing and text fields around the files. */
 const FORM_OVERHEAD = 1024 * 1024
+
+/** Why one file of a batch failed, in words of `locale`: a refusal's message, or its own text for any other error. */
+function failureText(error: unknown, locale: Locale): string {
+  if (error instanceof AppError || error instanceof DatabaseUnavailableError) return render(error.text, locale)
+  return error instanceof Error && error.message ? error.message : render(say.failed(), locale)
+}
 
 export interface StorageDeps {
   database: Database
@@ -47,7 +59,7 @@ export function createStorageService(deps: StorageDeps) {
   const canRead = (file: repo.FileRow, principal: Principal) =>
     canManage(principal) || file.uploadedBy === principal.userId || file.isPublic
   const canChange = (file: repo.FileRow, principal: Principal) => canManage(principal) || file.uploadedBy === principal.userId
-  const notFound = (id: string) => new NotFoundError(`File ${id} does not exist`)
+  const notFound = (id: string) => new NotFoundError(say.fileMissing({ id }))
 
   const contentUrl = (id: string) => `${publicUrl}/api/v1/storage/files/${id}/content`
 
@@ -126,7 +138,7 @@ export function createStorageService(deps: StorageDeps) {
 
   const loadChangeable = async (id: string, principal: Principal) => {
     const file = await loadReadable(id, principal)
-    if (!canChange(file, principal)) throw new ForbiddenError(`Only the uploader of file ${id} or a holder of files:manage may do this`)
+    if (!canChange(file, principal)) throw new ForbiddenError(say.uploaderOnly({ id }))
     return file
   }
 
@@ -135,7 +147,7 @@ export function createStorageService(deps: StorageDeps) {
     async ensureAvailable(): Promise<void> {
       const now = performance.now()
       if (now - probed.at > PROBE_CACHE_MS) probed = { at: now, up: await store.probe() }
-      if (!probed.up) throw new StorageUnavailableError(`the ${store.kind === 's3' ? 'S3 store' : 'file folder'} does not answer`)
+      if (!probed.up) throw new StorageUnavailableError(store.kind === 's3' ? say.s3Silent() : say.folderSilent())
     },
 
     async upload(request: Request, actor: Actor): Promise<FileDetail> {
@@ -144,12 +156,11 @@ export function createStorageService(deps: StorageDeps) {
       const keys: string[] = []
       try {
         const form = await readMultipart(request, 1, async (part) => (part.field === 'file' ? storePart(part, keys, budget) : drain(part)))
-        if (form.tooManyFiles) throw new ValidationError('Send one file in the field "file"; use /api/v1/storage/batch-upload for several')
+        if (form.tooManyFiles) throw new ValidationError(say.oneFileOnly())
         const failure = form.files.find((result) => result.status === 'rejected')
         if (failure) throw (failure as PromiseRejectedResult).reason
         const stored = form.files.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []))
-        if (stored.length === 0)
-          throw new ValidationError('No file: send it in the multipart field "file"', [{ field: 'file', message: 'is required' }])
+        if (stored.length === 0) throw new ValidationError(say.noFile(), [{ field: 'file', message: http.required() }])
         const now = clock.now()
         const [row] = rowsFor(stored, form.fields, actor.userId, now)
         await database.write(async (tx) => {
@@ -170,7 +181,7 @@ export function createStorageService(deps: StorageDeps) {
       }
     },
 
-    async batchUpload(request: Request, actor: Actor): Promise<BatchUploadResult> {
+    async batchUpload(request: Request, actor: Actor, locale: Locale): Promise<BatchUploadResult> {
       checkDeclaredSize(request, MAX_BATCH_FILES)
       const budget = await budgetFor(actor, request, false)
       const keys: string[] = []
@@ -182,9 +193,8 @@ export function createStorageService(deps: StorageDeps) {
           entries.push({ name: originalNameOf(part.filename), task })
           await task.catch(() => undefined)
         })
-        if (form.tooManyFiles) throw new ValidationError(`Send at most ${MAX_BATCH_FILES} files per batch`)
-        if (entries.length === 0)
-          throw new ValidationError('No files: send them in the multipart field "files"', [{ field: 'files', message: 'is required' }])
+        if (form.tooManyFiles) throw new ValidationError(say.tooManyFiles({ max: MAX_BATCH_FILES }))
+        if (entries.length === 0) throw new ValidationError(say.noFiles(), [{ field: 'files', message: http.required() }])
         const outcomes = await Promise.allSettled(entries.map((entry) => entry.task))
         const stored = outcomes.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
         const now = clock.now()
@@ -217,7 +227,7 @@ export function createStorageService(deps: StorageDeps) {
                 url: contentUrl(result.value.id),
                 status: 'success' as const,
               }
-            : { original_name: entries[i].name, status: 'failed' as const, error: error?.message ?? 'failed' }
+            : { original_name: entries[i].name, status: 'failed' as const, error: failureText(error, locale) }
         })
         const success = stored.length - refused.size
         return { total: results.length, success, failed: results.length - success, results }
@@ -235,7 +245,7 @@ export function createStorageService(deps: StorageDeps) {
       const window = pageWindow(query, 20)
       for (const field of ['date_from', 'date_to'] as const)
         if (query[field] && !isCalendarDate(query[field]!))
-          throw new ValidationError(`${field} "${query[field]}" is not a real date`, [{ field, message: 'is not a real date' }])
+          throw new ValidationError(say.notRealDate({ field, value: query[field]! }), [{ field, message: say.notRealDateField() }])
       const from = query.date_from ? new Date(`${query.date_from}T00:00:00Z`) : undefined
       const until = query.date_to ? new Date(new Date(`${query.date_to}T00:00:00Z`).getTime() + 86_400_000) : undefined
       const { rows, total, size } = await repo.listFiles(
@@ -272,7 +282,7 @@ export function createStorageService(deps: StorageDeps) {
       return { deleted: true, file_id: id }
     },
 
-    async batchRemove(ids: string[], principal: Principal, actor: Actor): Promise<BatchDeleteResult> {
+    async batchRemove(ids: string[], principal: Principal, actor: Actor, locale: Locale): Promise<BatchDeleteResult> {
       const results: BatchDeleteResult['results'] = []
       const removed: repo.FileWithUploader[] = []
       for (const id of ids) {
@@ -283,7 +293,7 @@ export function createStorageService(deps: StorageDeps) {
           removed.push(file)
           results.push({ file_id: id, status: 'success' })
         } catch (error) {
-          results.push({ file_id: id, status: 'failed', error: (error as Error).message })
+          results.push({ file_id: id, status: 'failed', error: failureText(error, locale) })
         }
       }
       const now = clock.now()
@@ -307,12 +317,12 @@ export function createStorageService(deps: StorageDeps) {
       return { presigned_url: link.url, expires_at: link.expiresAt.toISOString(), expires_in: seconds }
     },
 
-    config() {
+    config(locale: Locale) {
       return {
         max_file_size: maxFileSize,
         max_file_size_formatted: formatSize(maxFileSize),
         upload_quota: uploadQuota,
-        upload_quota_formatted: uploadQuota > 0 ? formatSize(uploadQuota) : 'no limit',
+        upload_quota_formatted: uploadQuota > 0 ? formatSize(uploadQuota) : render(say.noLimit(), locale),
         allowed_types: Object.keys(ALLOWED_TYPES),
         storage_endpoint: deps.endpoint,
         features: { multipart_upload: store.kind === 's3', resumable_upload: false, image_processing: false, video_processing: false },
@@ -334,7 +344,7 @@ export function createStorageService(deps: StorageDeps) {
       const file = await repo.findFile(db, id)
       if (access.signature !== undefined || access.expires !== undefined) {
         if (!signer.verify(id, access.expires ?? NaN, access.signature ?? '', now))
-          throw new ForbiddenError('This link is invalid or has expired; ask for a new one')
+          throw new ForbiddenError(say.linkInvalid())
         if (!file) throw notFound(id)
       } else if (!file?.isPublic) {
         const principal = await access.principal()

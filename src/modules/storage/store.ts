@@ -1,4 +1,6 @@
 import { ServiceUnavailableError } from '../../http/errors'
+import type { Message } from '../../lib/messages'
+import { say } from './messages'
 
 /** What a store reports of an object it has written. */
 export interface StoredObject {
@@ -44,7 +46,7 @@ export interface ObjectStore {
 export const STORAGE_RETRY_AFTER_SECONDS = 30
 
 export class StorageUnavailableError extends ServiceUnavailableError {
-  constructor(detail: string) {
-    super(`File storage is unavailable right now (${detail}); try again later`, STORAGE_RETRY_AFTER_SECONDS)
+  constructor(detail: Message) {
+    super(say.unavailable({ detail }), STORAGE_RETRY_AFTER_SECONDS)
   }
 }

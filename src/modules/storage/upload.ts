@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { PayloadTooLargeError, ValidationError } from '../../http/errors'
+import { say as http } from '../../http/messages'
 import type { Clock } from '../../lib/clock'
 import { formatSize } from '../../lib/size-format'
 import { SNIFF_BYTES, sniffType } from './file-types'
+import { say } from './messages'
 import type { FilePart } from './multipart'
 import type { NewFile } from './repository'
 import type { UploadBudget } from './quota'
@@ -19,7 +21,7 @@ export interface Stored {
 }
 
 export const fileTooLarge = (maxFileSize: number) =>
-  new PayloadTooLargeError(`The file is larger than the limit of ${formatSize(maxFileSize)} (${maxFileSize} bytes)`)
+  new PayloadTooLargeError(say.tooLarge({ size: formatSize(maxFileSize), bytes: maxFileSize }))
 
 const FOLDER_SEGMENT = /^[\p{L}\p{N} ._-]+$/u
 
@@ -33,11 +35,7 @@ export function checkFolder(raw: string | undefined): string | null {
     folder.startsWith('/') ||
     folder.includes('\\') ||
     segments.some((segment) => segment.trim() === '' || segment === '.' || segment === '..' || !FOLDER_SEGMENT.test(segment))
-  if (bad)
-    throw new ValidationError(
-      'folder must be names of letters, digits, spaces, ".", "_" or "-" joined by "/", without "..", a leading "/" or "\\", at most 255 characters',
-      [{ field: 'folder', message: 'is not a valid folder path' }],
-    )
+  if (bad) throw new ValidationError(say.badFolder(), [{ field: 'folder', message: say.badFolderField() }])
   return folder
 }
 
@@ -46,16 +44,14 @@ export function checkIsPublic(raw: string | undefined): boolean {
   const value = raw.trim().toLowerCase()
   if (['true', '1', 'on', 'yes'].includes(value)) return true
   if (['false', '0', 'off', 'no'].includes(value)) return false
-  throw new ValidationError('is_public must be true or false', [{ field: 'is_public', message: 'must be true or false' }])
+  throw new ValidationError(say.badIsPublic(), [{ field: 'is_public', message: say.trueOrFalse() }])
 }
 
 export function checkDescription(raw: string | undefined): string | null {
   const description = raw?.trim()
   if (!description) return null
   if (description.length > 500)
-    throw new ValidationError('description must be at most 500 characters long', [
-      { field: 'description', message: 'must be at most 500 characters long' },
-    ])
+    throw new ValidationError(say.descriptionTooLong(), [{ field: 'description', message: http.maxLength({ n: 500 }) }])
   return description
 }
 
@@ -120,7 +116,7 @@ export function createPartWriter({ store, clock, maxFileSize }: { store: ObjectS
         count(next.value)
         head = Buffer.concat([head, next.value])
       }
-      if (head.length === 0) throw new ValidationError(`"${originalName}" is empty`)
+      if (head.length === 0) throw new ValidationError(say.empty({ name: originalName }))
       const type = await sniffType(head, originalName, ended)
       const body = new ReadableStream<Uint8Array>({
         start(controller) {

@@ -5,6 +5,7 @@ import { IdParams } from '../../http/models'
 import { errors } from '../../http/openapi'
 import { P1 } from '../../http/pagination'
 import { CreateUserBody, SetPasswordBody, UpdateUserBody, User, UserListQuery } from './model'
+import { say } from './messages'
 import type { UsersService } from './service'
 
 const detail = (summary: string, extra: object = {}) => ({ tags: ['Users'], summary, ...extra })
@@ -13,7 +14,7 @@ const PEOPLE_RULE = 'The account holds permissions your roles do not grant, or i
 export const usersController = (guard: AuthGuard, reply: Replier, users: UsersService) =>
   new Elysia({ name: 'users', prefix: '/api/v1/admin/users' })
     .use(guard)
-    .post('', async ({ body, actor, principal, set }) => reply.created(set, await users.create(body, actor, principal), 'User created'), {
+    .post('', async ({ body, actor, principal, set }) => reply.created(set, await users.create(body, actor, principal), say.created()), {
       permission: 'users:create',
       body: CreateUserBody,
       response: { 201: Envelope(User) },
@@ -38,7 +39,7 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
       response: Envelope(User),
       detail: detail('Read a user'),
     })
-    .put('/:id', async ({ params, body, actor, principal }) => reply.ok(await users.update(params.id, body, actor, principal), 'User updated'), {
+    .put('/:id', async ({ params, body, actor, principal }) => reply.ok(await users.update(params.id, body, actor, principal), say.updated()), {
       permission: 'users:update',
       params: IdParams,
       body: UpdateUserBody,
@@ -55,7 +56,7 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
         },
       ),
     })
-    .delete('/:id', async ({ params, actor, principal }) => reply.ok(await users.remove(params.id, actor, principal).then(() => null), 'User deleted'), {
+    .delete('/:id', async ({ params, actor, principal }) => reply.ok(await users.remove(params.id, actor, principal).then(() => null), say.deleted()), {
       permission: 'users:delete',
       params: IdParams,
       response: Envelope(t.Null()),
@@ -66,7 +67,7 @@ export const usersController = (guard: AuthGuard, reply: Replier, users: UsersSe
       async ({ params, body, actor, principal }) =>
         reply.ok(
           await users.setPassword(params.id, body.password, actor, principal).then(() => null),
-          'Password set; the user was signed out everywhere',
+          say.passwordSet(),
         ),
       {
         permission: 'users:update',

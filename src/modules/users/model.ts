@@ -1,11 +1,12 @@
 import { t } from 'elysia'
 import { Email, Password, Phone, Status, StatusFilter, Text, Timestamp } from '../../http/models'
 import { pageQuery } from '../../http/pagination'
+import { rules } from './messages'
 
 export const Username = t.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9_.@-]{2,63}$',
   description: '3 to 64 characters: letters, digits, "_", ".", "@" or "-"; unique ignoring case',
-  error: 'must be 3 to 64 letters, digits, "_", ".", "@" or "-", starting with a letter or digit',
+  error: rules.username,
 })
 
 const RoleNames = t.Array(t.String({ minLength: 1, maxLength: 50 }), { maxItems: 50, description: 'role names' })

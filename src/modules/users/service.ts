@@ -2,6 +2,7 @@ import type { Database, Queryable, Tx } from '../../db/client'
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p1 } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
+import type { Message } from '../../lib/messages'
 import { hashPassword } from '../../lib/password'
 import { isUniqueViolation } from '../../lib/sqlite-errors'
 import { optionalText, requiredText } from '../../lib/text'
@@ -11,6 +12,7 @@ import type { AccessResolver, Principal } from '../rbac/access'
 import { ADMIN_ROLE } from '../rbac/catalogue'
 import { countActiveAdmins, findRolesByName, replaceUserRoles, roleNamesByUser, rolesOfUser } from '../rbac/repository'
 import { requireAccount, requireRoles } from '../rbac/people'
+import { say } from './messages'
 import type { CreateUserInput, UpdateUserInput, UserListQuery, UserResponse } from './model'
 import * as repo from './repository'
 
@@ -46,25 +48,24 @@ export async function resolveRoles(db: Queryable, names: string[]) {
   const found = await findRolesByName(db, unique)
   const missing = unique.filter((name) => !found.some((role) => role.name === name))
   if (missing.length > 0)
-    throw new ValidationError(`Unknown role${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, [
-      { field: 'roles', message: `unknown: ${missing.join(', ')}` },
+    throw new ValidationError(say.unknownRoles({ n: missing.length, names: missing.join(', ') }), [
+      { field: 'roles', message: say.unknownNames({ names: missing.join(', ') }) },
     ])
   return found
 }
 
 export function usernameTaken(username: string): ConflictError {
-  return new ConflictError(`The username "${username}" is already taken (usernames are unique ignoring case)`)
+  return new ConflictError(say.usernameTaken({ username }))
 }
 
 /** Checks the user exists; the guard refuses a change that would leave no enabled admin (409). */
 async function loadForChange(tx: Tx, id: number) {
   const current = await repo.findUserById(tx, id)
-  if (!current) throw new NotFoundError(`User ${id} does not exist`)
+  if (!current) throw new NotFoundError(say.missing({ id }))
   const before = await presentUser(tx, current)
   const isActiveAdmin = current.status === 1 && before.roles.includes(ADMIN_ROLE)
-  const keepAnotherAdmin = async (change: string) => {
-    if (isActiveAdmin && (await countActiveAdmins(tx, id)) === 0)
-      throw new ConflictError(`User ${id} is the last enabled administrator and cannot ${change}; make another user admin first`)
+  const keepAnotherAdmin = async (change: Message) => {
+    if (isActiveAdmin && (await countActiveAdmins(tx, id)) === 0) throw new ConflictError(say.lastAdmin({ username: current.username, change }))
   }
   return { before, keepAnotherAdmin }
 }
@@ -74,7 +75,7 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
 
   const get = async (id: number): Promise<UserResponse> => {
     const row = await repo.findUserById(db, id)
-    if (!row) throw new NotFoundError(`User ${id} does not exist`)
+    if (!row) throw new NotFoundError(say.missing({ id }))
     return presentUser(db, row)
   }
 
@@ -124,8 +125,8 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
         const result = await database.write(async (tx) => {
           const { before, keepAnotherAdmin } = await loadForChange(tx, id)
           await requireAccount(tx, principal, id, 'change')
-          if (input.status === 0) await keepAnotherAdmin('be disabled')
-          if (input.roles && !input.roles.includes(ADMIN_ROLE)) await keepAnotherAdmin('lose role admin')
+          if (input.status === 0) await keepAnotherAdmin(say.beDisabled())
+          if (input.roles && !input.roles.includes(ADMIN_ROLE)) await keepAnotherAdmin(say.loseAdmin())
 
           if (input.roles) {
             const roles = await resolveRoles(tx, input.roles)
@@ -160,7 +161,7 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
       await database.write(async (tx) => {
         const { before, keepAnotherAdmin } = await loadForChange(tx, id)
         await requireAccount(tx, principal, id, 'delete')
-        await keepAnotherAdmin('be deleted')
+        await keepAnotherAdmin(say.beDeleted())
         await repo.deleteUser(tx, id)
         await recordAudit(tx, actor, now, { action: 'user.delete', resource: 'user', resourceId: id, before })
       })
@@ -170,14 +171,14 @@ export function createUsersService({ database, clock, access }: UsersDeps) {
     /** An administrator sets a new password; every session of that user ends. */
     async setPassword(id: number, password: string, actor: Actor, principal: Principal): Promise<void> {
       // refused before the slow hash too, so a caller who may not do this learns it at once
-      if (!(await repo.findUserById(db, id))) throw new NotFoundError(`User ${id} does not exist`)
+      if (!(await repo.findUserById(db, id))) throw new NotFoundError(say.missing({ id }))
       await requireAccount(db, principal, id, 'set the password of')
       const passwordHash = await hashPassword(password)
       const now = clock.now()
       await database.write(async (tx) => {
         await requireAccount(tx, principal, id, 'set the password of')
         const row = await repo.updateUser(tx, id, { passwordHash, updatedAt: now })
-        if (!row) throw new NotFoundError(`User ${id} does not exist`)
+        if (!row) throw new NotFoundError(say.missing({ id }))
         await repo.bumpTokenVersion(tx, id, now)
         await revokeUserRefreshTokens(tx, id, now)
         await recordAudit(tx, actor, now, { action: 'user.password', resource: 'user', resourceId: id })

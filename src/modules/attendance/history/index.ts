@@ -5,13 +5,13 @@ import { streamedMultipart } from '../../../http/json-body'
 import { errors } from '../../../http/openapi'
 import { uploadForm } from '../../imports/form'
 import { HISTORY_COLUMNS, HistoryImportQuery, HistoryImportResult, MAX_HISTORY_BYTES, MAX_HISTORY_ROWS, type HistoryImportResponse } from './model'
+import { say } from './messages'
 import type { HistoryImport } from './service'
 
 const PATH = '/api/v1/admin/attendance/records/import'
 const rows = MAX_HISTORY_ROWS.toLocaleString('en')
-const records = (n: number) => `${n.toLocaleString('en')} record${n === 1 ? '' : 's'}`
 const summary = ({ created, replaced, kept }: HistoryImportResponse) =>
-  `${records(created)} created, ${replaced.toLocaleString('en')} replaced, ${kept.toLocaleString('en')} kept as they were`
+  say.counts({ created: created.toLocaleString('en'), replaced: replaced.toLocaleString('en'), kept: kept.toLocaleString('en') })
 
 const DESCRIPTION = [
   `Past attendance (CONTRACT §23): a CSV file (RFC 4180, UTF-8; a byte-order mark is fine) whose first row names the columns ` +
@@ -41,7 +41,8 @@ export const historyImportController = (guard: AuthGuard, reply: Replier, histor
       async ({ request, query, actor, principal }) => {
         const dryRun = query.dry_run === 'true'
         const result = await history.import(request, { dryRun, replace: query.replace === 'true' }, actor, principal)
-        return reply.ok(result, `${dryRun ? 'The file is fine; importing it would leave' : 'Imported'}: ${summary(result)}`)
+        const counts = summary(result)
+        return reply.ok(result, dryRun ? say.fileFine({ counts }) : say.imported({ counts }))
       },
       {
         permission: 'attendance_records:update',

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { rules } from './messages'
 
 /** At most this many rows of records per file (CONTRACT §23). */
 export const MAX_HISTORY_ROWS = 50_000
@@ -12,12 +13,12 @@ export type HistoryColumn = (typeof HISTORY_COLUMNS)[number]
 export const HistoryImportQuery = t.Object({
   dry_run: t.Union([t.Literal('true'), t.Literal('false')], {
     description: 'required: `true` checks the file and writes nothing; `false` imports it',
-    error: 'dry_run must be true (check the file and write nothing) or false (import it)',
+    error: rules.dryRun,
   }),
   replace: t.Optional(
     t.Union([t.Literal('true'), t.Literal('false')], {
       description: '`true` replaces records that already have clock times; `false` (the default) keeps them, and counts them in `kept`',
-      error: 'replace must be true or false',
+      error: rules.replace,
     }),
   ),
 })

@@ -42,12 +42,12 @@ export async function recordsBetween(db: Queryable, { employeeIds, first, last }
   return found
 }
 
-/** The employees' pending corrections of dates in [first, last], by day. */
-export async function pendingCorrectionsBetween(db: Queryable, { employeeIds, first, last }: Span): Promise<Map<string, number>> {
-  const found = new Map<string, number>()
+/** The days (dayKey) in [first, last] for which the employees have a pending correction. */
+export async function pendingCorrectionsBetween(db: Queryable, { employeeIds, first, last }: Span): Promise<Set<string>> {
+  const found = new Set<string>()
   for (const batch of inBatches(employeeIds, 1))
     for (const row of await db
-      .select({ id: attendanceCorrections.id, employeeId: attendanceCorrections.employeeId, workDate: attendanceCorrections.workDate })
+      .select({ employeeId: attendanceCorrections.employeeId, workDate: attendanceCorrections.workDate })
       .from(attendanceCorrections)
       .where(
         and(
@@ -57,7 +57,7 @@ export async function pendingCorrectionsBetween(db: Queryable, { employeeIds, fi
           lte(attendanceCorrections.workDate, last),
         ),
       ))
-      found.set(dayKey(row.employeeId, row.workDate), row.id)
+      found.add(dayKey(row.employeeId, row.workDate))
   return found
 }
 

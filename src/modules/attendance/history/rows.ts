@@ -1,8 +1,10 @@
 import type { FieldError } from '../../../http/errors'
 import { isCalendarDate } from '../../../lib/dates'
 import { addDays, instantAt } from '../../../lib/local-time'
+import type { Message } from '../../../lib/messages'
 import type { CsvRow } from '../../employees/import/csv'
 import { cellsOf, type ColumnHeader } from '../../imports/columns'
+import { say } from './messages'
 import type { HistoryColumn } from './model'
 
 /*
@@ -29,18 +31,18 @@ const LOCAL_TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i
 
 /** A time cell, or what is wrong with it. */
-export function timeCell(value: string): TimeCell | string {
+export function timeCell(value: string): TimeCell | { problem: Message } {
   const local = LOCAL_TIME.exec(value)
   if (local) {
     const [hours, minutes, seconds] = [Number(local[1]), Number(local[2]), Number(local[3] ?? 0)]
-    if (hours > 23 || minutes > 59 || seconds > 59) return `"${value}" is not a time of day (00:00 to 23:59)`
+    if (hours > 23 || minutes > 59 || seconds > 59) return { problem: say.notTimeOfDay({ value }) }
     return { local: `${String(hours).padStart(2, '0')}:${local[2]}`, seconds }
   }
   if (INSTANT.test(value)) {
     const instant = new Date(value)
     if (!Number.isNaN(instant.getTime())) return { instant }
   }
-  return `"${value}" is neither a local time (HH:MM) nor an ISO 8601 instant with its offset (2024-10-08T09:02:00+08:00)`
+  return { problem: say.notTime({ value }) }
 }
 
 /** A row of the file as a record to import, or its problems. */
@@ -49,28 +51,28 @@ export function readHistoryRow(header: ColumnHeader<HistoryColumn>, csvRow: CsvR
   if ('problem' in cells) return [cells.problem]
   const { values } = cells
   const problems: FieldError[] = []
-  const at = (field: HistoryColumn, message: string) => problems.push({ row: csvRow.row, field, message })
+  const at = (field: HistoryColumn, message: Message) => problems.push({ row: csvRow.row, field, message })
   const employeeNo = values.employee_no
-  if (employeeNo === undefined) at('employee_no', 'is required: the employee number of the record’s employee')
+  if (employeeNo === undefined) at('employee_no', say.employeeNoRequired())
   const workDate = values.work_date
-  if (workDate === undefined) at('work_date', 'is required (YYYY-MM-DD)')
-  else if (!/^\d{4}-\d{2}-\d{2}$/.test(workDate) || !isCalendarDate(workDate)) at('work_date', `"${workDate}" is not a real date written YYYY-MM-DD`)
+  if (workDate === undefined) at('work_date', say.workDateRequired())
+  else if (!/^\d{4}-\d{2}-\d{2}$/.test(workDate) || !isCalendarDate(workDate)) at('work_date', say.notRealDate({ value: workDate }))
   let clockIn: TimeCell | null = null
   if (values.clock_in === undefined)
-    at('clock_in', 'is required: a record is imported with its clock-in (a past work day without a record counts as absent by itself)')
+    at('clock_in', say.clockInRequired())
   else {
     const cell = timeCell(values.clock_in)
-    if (typeof cell === 'string') at('clock_in', cell)
+    if ('problem' in cell) at('clock_in', cell.problem)
     else clockIn = cell
   }
   let clockOut: TimeCell | null = null
   if (values.clock_out !== undefined) {
     const cell = timeCell(values.clock_out)
-    if (typeof cell === 'string') at('clock_out', cell)
+    if ('problem' in cell) at('clock_out', cell.problem)
     else clockOut = cell
   }
   const note = values.note ?? ''
-  if (note.length > MAX_NOTE) at('note', `must be at most ${MAX_NOTE} characters (it has ${note.length})`)
+  if (note.length > MAX_NOTE) at('note', say.noteTooLong({ max: MAX_NOTE, length: note.length }))
   if (problems.length > 0) return problems
   return { row: csvRow.row, employeeNo: employeeNo!, workDate: workDate!, clockIn: clockIn!, clockOut, note }
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../db/client'
 import { ValidationError, type FieldError } from '../../../http/errors'
+import type { Message } from '../../../lib/messages'
 import { localDate } from '../../../lib/local-time'
 import { recordAudits, type Actor, type AuditEntry } from '../../audit/recorder'
 import { calendarBetween } from '../../calendar/repository'
@@ -18,6 +19,7 @@ import type { NewRecord } from '../repository'
 import type { AttendanceDeps } from '../service'
 import { enabledRulesOfGroup } from '../setup-repository'
 import { HISTORY_COLUMNS, MAX_HISTORY_BYTES, MAX_HISTORY_ROWS, type HistoryColumn, type HistoryImportResponse } from './model'
+import { say } from './messages'
 import * as repo from './repository'
 import { instantsOf, readHistoryRow, type HistoryRow } from './rows'
 
@@ -70,19 +72,19 @@ export function createHistoryImport({ database, clock, defaultZone, ruleCache }:
     now: Date,
   ): Promise<{ planned: Planned[]; kept: number }> {
     const problems = [...early]
-    const at = (row: HistoryRow, field: HistoryColumn, message: string) => problems.push({ row: row.row, field, message })
+    const at = (row: HistoryRow, field: HistoryColumn, message: Message) => problems.push({ row: row.row, field, message })
     const contexts = await contextsOf(await repo.employeesByNumber(q, [...new Set(rows.map((row) => row.employeeNo))]))
 
     const own = await ownEmployeesAmong(q, principal, [...contexts.values()].map(({ employee }) => employee.id))
     const mine = rows.find((row) => own.has(contexts.get(row.employeeNo)?.employee.id ?? 0))
-    if (mine) throw ownMatterRefused(`Row ${mine.row}, the attendance record of employee ${mine.employeeNo} on ${mine.workDate},`, 'edit')
+    if (mine) throw ownMatterRefused(say.ownRow({ row: mine.row, no: mine.employeeNo, date: mine.workDate }), 'edit')
 
     const known = rows.filter((row) => contexts.has(row.employeeNo))
     const dates = known.map((row) => row.workDate).sort()
     const span = { employeeIds: [...new Set(known.map((row) => contexts.get(row.employeeNo)!.employee.id))], first: dates[0], last: dates[dates.length - 1] }
     const [records, pending, halfDays] =
       known.length === 0
-        ? [new Map(), new Map(), new Map()]
+        ? [new Map(), new Set<string>(), new Map()]
         : await Promise.all([repo.recordsBetween(q, span), repo.pendingCorrectionsBetween(q, span), repo.halfDaysOffBetween(q, span)])
     const calendars = new Map<number, CompanyCalendar>()
     for (const { context } of contexts.values()) {
@@ -98,36 +100,35 @@ export function createHistoryImport({ database, clock, defaultZone, ruleCache }:
     for (const row of rows) {
       const found = contexts.get(row.employeeNo)
       if (!found) {
-        at(row, 'employee_no', `no employee has the employee number "${row.employeeNo}"`)
+        at(row, 'employee_no', say.noSuchEmployeeNo({ no: row.employeeNo }))
         continue
       }
       const { employee, context } = found
-      const who = `employee ${row.employeeNo} (${employee.name})`
+      const who = say.who({ no: row.employeeNo, name: employee.name })
       if (!context.group) {
-        at(row, 'employee_no', `${who} is not in an attendance group, so ${row.workDate} has no rule to judge it by; add them to one first`)
+        at(row, 'employee_no', say.notInGroup({ who, date: row.workDate }))
         continue
       }
       const key = repo.dayKey(employee.id, row.workDate)
       const earlier = seen.get(key)
       if (earlier !== undefined) {
-        at(row, 'work_date', `${row.workDate} of ${who} is also in row ${earlier}`)
+        at(row, 'work_date', say.repeatedDate({ date: row.workDate, who, row: earlier }))
         continue
       }
       seen.set(key, row.row)
       const today = todayIn(context.zone)
       if (row.workDate > today) {
-        at(row, 'work_date', `${row.workDate} is in the future (today is ${today} in ${context.zone})`)
+        at(row, 'work_date', say.inFuture({ date: row.workDate, today, zone: context.zone }))
         continue
       }
       const from = context.attendanceFrom
       if (from !== null && row.workDate < from) {
-        const bound = from === context.hireDate ? `hire date, ${from}` : `company’s attendance start (attendance_starts_on), ${from}`
-        at(row, 'work_date', `${row.workDate} is before the ${bound}, of ${who}: no date before it counts. Move that date first to import it`)
+        const bound = from === context.hireDate ? say.hireDateBound({ date: from }) : say.companyStartBound({ date: from })
+        at(row, 'work_date', say.beforeStart({ date: row.workDate, bound, who }))
         continue
       }
-      const correction = pending.get(key)
-      if (correction !== undefined) {
-        at(row, 'work_date', `${who} has a pending correction (${correction}) of ${row.workDate}: decide it first`)
+      if (pending.has(key)) {
+        at(row, 'work_date', say.pendingCorrection({ who, date: row.workDate }))
         continue
       }
       const record = records.get(key) ?? null
@@ -146,7 +147,7 @@ export function createHistoryImport({ database, clock, defaultZone, ruleCache }:
         planned.push({ source: row, context, plan })
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error
-        if (!error.errors?.length) at(row, 'work_date', error.message)
+        if (!error.errors?.length) at(row, 'work_date', error.text)
         for (const problem of error.errors ?? []) at(row, COLUMN_OF[problem.field] ?? 'work_date', problem.message)
       }
     }

@@ -1,5 +1,8 @@
 import type * as CsvParse from 'csv-parse/sync'
 import { ValidationError, type FieldError } from '../../../http/errors'
+import type { Message, MessageValue } from '../../../lib/messages'
+import { say as imports } from '../../imports/messages'
+import { say } from '../messages'
 
 /*
  * The imported file as text and rows. Rows are numbered as a spreadsheet program shows them: the
@@ -9,15 +12,18 @@ import { ValidationError, type FieldError } from '../../../http/errors'
 
 export const MAX_ROWS = 5000
 
-/** What a kind of import reads: at most `maxRows` rows of `rows` ("employees"), one per `row`; `columns` for a message ("name, employee_no, ..."). */
+/**
+ * What a kind of import reads: at most `maxRows` rows of `rows` ("employees", 员工), one per `row`
+ * ("employee", 位员工: the Chinese keeps its measure word); `columns` for a message ("name, employee_no, ...").
+ */
 export interface CsvKind {
   maxRows: number
-  rows: string
-  row: string
+  rows: MessageValue
+  row: MessageValue
   columns: string
 }
 
-const EMPLOYEES: CsvKind = { maxRows: MAX_ROWS, rows: 'employees', row: 'employee', columns: 'name, employee_no, ...' }
+const EMPLOYEES: CsvKind = { maxRows: MAX_ROWS, rows: say.employeesNoun(), row: say.employeeNoun(), columns: 'name, employee_no, ...' }
 
 export interface CsvRow {
   /** as a spreadsheet numbers it */
@@ -31,29 +37,27 @@ export interface CsvTable {
 }
 
 /** A problem of the file as a whole: `field` "file". */
-export const fileError = (message: string, row?: number): FieldError => (row === undefined ? { field: 'file', message } : { row, field: 'file', message })
+export const fileError = (message: Message, row?: number): FieldError => (row === undefined ? { field: 'file', message } : { row, field: 'file', message })
 
-const refuse = (message: string, row?: number) => new ValidationError(message, [fileError(message, row)])
-
-const SAVE_AS = 'save it from your spreadsheet program as "CSV UTF-8 (comma delimited)"'
+const refuse = (message: Message, row?: number) => new ValidationError(message, [fileError(message, row)])
 
 const startsWith = (bytes: Uint8Array, ...prefix: number[]) => prefix.every((byte, i) => bytes[i] === byte)
 
 /** The file's text: UTF-8, with or without a byte-order mark; anything else is a 400 that says what to do. */
 export function decodeText(bytes: Uint8Array): string {
-  if (bytes.length === 0) throw refuse('The file is empty; send a CSV file whose first row names the columns')
-  if (startsWith(bytes, 0xff, 0xfe) || startsWith(bytes, 0xfe, 0xff)) throw refuse(`The file is UTF-16 text, not UTF-8; ${SAVE_AS}`)
-  if (startsWith(bytes, 0x50, 0x4b, 0x03, 0x04)) throw refuse(`The file is a workbook (.xlsx or .ods), not CSV; ${SAVE_AS}`)
-  if (startsWith(bytes, 0xd0, 0xcf, 0x11, 0xe0)) throw refuse(`The file is an old Excel workbook (.xls), not CSV; ${SAVE_AS}`)
+  if (bytes.length === 0) throw refuse(imports.empty())
+  if (startsWith(bytes, 0xff, 0xfe) || startsWith(bytes, 0xfe, 0xff)) throw refuse(imports.utf16())
+  if (startsWith(bytes, 0x50, 0x4b, 0x03, 0x04)) throw refuse(imports.workbook())
+  if (startsWith(bytes, 0xd0, 0xcf, 0x11, 0xe0)) throw refuse(imports.oldWorkbook())
   let text: string
   try {
     // the decoder drops a leading byte-order mark, which spreadsheet programs write
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   } catch {
-    throw refuse(`The file is not UTF-8 text (it may be in a regional encoding such as GBK or Windows-1252); ${SAVE_AS}`)
+    throw refuse(imports.notUtf8())
   }
   // SQLite would keep a text only up to its first NUL
-  if (text.includes('\u0000')) throw refuse('The file contains the NUL character, so it is not a text file; send a CSV file')
+  if (text.includes('\u0000')) throw refuse(imports.nulCharacter())
   return text
 }
 
@@ -62,16 +66,16 @@ const blank = (cells: string[]) => cells.every((cell) => cell.trim() === '')
 class TooManyRows extends Error {}
 
 /** What a CSV syntax error means for the person who wrote the file. */
-function syntaxMessage(error: CsvParse.CsvError): string {
+function syntaxMessage(error: CsvParse.CsvError): Message {
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
-      return 'a cell opens a double quote that is never closed; close it, or double a quote that is part of the text ("")'
+      return imports.quoteNotClosed()
     case 'CSV_INVALID_CLOSING_QUOTE':
-      return 'a quoted cell has text after its closing quote; a quote inside a quoted cell is written twice ("")'
+      return imports.textAfterQuote()
     case 'INVALID_OPENING_QUOTE':
-      return 'a cell that is not quoted contains a double quote; quote the whole cell and write the quote twice ("say ""hi""")'
+      return imports.quoteInPlainCell()
     default:
-      return error.message
+      return imports.parserSaid({ detail: error.message })
   }
 }
 
@@ -96,18 +100,16 @@ export function parseCsv(text: string, kind: CsvKind = EMPLOYEES): CsvTable {
       },
     })
   } catch (error) {
-    if (error instanceof TooManyRows) {
-      const most = kind.maxRows.toLocaleString('en')
-      throw refuse(`The file has more than ${most} rows of ${kind.rows}; import at most ${most} at a time (split the file)`)
-    }
+    if (error instanceof TooManyRows) throw refuse(imports.tooManyRows({ most: kind.maxRows.toLocaleString('en'), rows: kind.rows }))
     if (error instanceof CsvError) {
       // `records`: the records read before the one that failed
       const at = typeof error.records === 'number' ? error.records + 1 : undefined
-      throw refuse(`The file is not valid CSV${at === undefined ? '' : ` at row ${at}`}: ${syntaxMessage(error)}`, at)
+      const problem = syntaxMessage(error)
+      throw refuse(at === undefined ? imports.notCsv({ problem }) : imports.notCsvAt({ row: at, problem }), at)
     }
     throw error
   }
-  if (header === null) throw refuse(`The file has no rows, only blank ones; its first row must name the columns (${kind.columns})`)
-  if (rows.length === 0) throw refuse(`The file has a header but no ${kind.rows}; add one row per ${kind.row} below it`, (header as CsvRow).row)
+  if (header === null) throw refuse(imports.onlyBlankRows({ columns: kind.columns }))
+  if (rows.length === 0) throw refuse(imports.headerOnly({ rows: kind.rows, row: kind.row }), (header as CsvRow).row)
   return { header, rows }
 }

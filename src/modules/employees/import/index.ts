@@ -3,13 +3,14 @@ import type { AuthGuard } from '../../../http/auth'
 import { Envelope, type Replier } from '../../../http/envelope'
 import { streamedMultipart } from '../../../http/json-body'
 import { errors } from '../../../http/openapi'
+import { say } from '../messages'
 import { MAX_ROWS } from './csv'
 import { IMPORT_COLUMNS, IMPORT_FORM_DOC, ImportQuery, ImportResult, MAX_IMPORT_BYTES } from './model'
 import type { EmployeeImport } from './service'
 
 const PATH = '/api/v1/admin/employees/import'
 const rows = MAX_ROWS.toLocaleString('en')
-const employees = (n: number) => `${n.toLocaleString('en')} employee${n === 1 ? '' : 's'}`
+const employees = (n: number) => say.employeeCount({ n: n.toLocaleString('en') })
 
 const DESCRIPTION = [
   `A CSV file (RFC 4180, UTF-8; a byte-order mark is fine) whose first row names the columns, then one row per employee, at most ${rows}. ` +
@@ -36,7 +37,8 @@ export const employeeImportController = (guard: AuthGuard, reply: Replier, impor
       '',
       async ({ request, query, actor, principal }) => {
         const result = await imports.import(request, query.dry_run === 'true', actor, principal)
-        return reply.ok(result, query.dry_run === 'true' ? `The file is fine: ${employees(result.created)} would be created` : `${employees(result.created)} imported`)
+        const count = employees(result.created)
+        return reply.ok(result, query.dry_run === 'true' ? say.wouldCreate({ count }) : say.imported({ count }))
       },
       {
         permission: 'employees:create',

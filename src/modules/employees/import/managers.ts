@@ -1,7 +1,9 @@
 import type { Queryable } from '../../../db/client'
 import type { FieldError } from '../../../http/errors'
+import type { Message } from '../../../lib/messages'
 import type { Principal } from '../../rbac/access'
 import { requireDeciderChoice, requireNewDeciderChoice } from '../../rbac/own-matters'
+import { say } from '../messages'
 import { employeeIdsByNo } from '../repository'
 import { employeeNoOf, type ImportRow } from './rows'
 
@@ -52,7 +54,7 @@ export async function requireDeciderChoices(db: Queryable, principal: Principal,
   for (const managerId of chosen) await requireDeciderChoice(db, principal, managerId, now)
   for (const ref of refs.values())
     if ('row' in ref && ref.row.input.username !== undefined)
-      requireNewDeciderChoice(principal, `the employee of row ${ref.row.row} (${employeeNoOf(ref.row)})`, ref.row.input.username)
+      requireNewDeciderChoice(principal, say.employeeOfRow({ row: ref.row.row, no: String(employeeNoOf(ref.row)) }), ref.row.input.username)
 }
 
 /**
@@ -62,11 +64,11 @@ export async function requireDeciderChoices(db: Queryable, principal: Principal,
 export async function managerProblems(db: Queryable, items: ImportRow[]): Promise<FieldError[]> {
   const problems: FieldError[] = []
   for (const [item, ref] of await managersByNumber(db, items)) {
-    const at = (message: string) => problems.push({ row: item.row, field: FIELD, message })
-    if (item.input.manager_id !== undefined) at('give the manager either by manager_id or by manager_employee_no, not both')
-    else if ('unknown' in ref) at(`no employee has the number "${item.managerEmployeeNo}", in the file or among existing employees`)
+    const at = (message: Message) => problems.push({ row: item.row, field: FIELD, message })
+    if (item.input.manager_id !== undefined) at(say.managerBothWays())
+    else if ('unknown' in ref) at(say.noEmployeeNumbered({ no: item.managerEmployeeNo! }))
     else if ('existing' in ref) item.input.manager_id = ref.existing
-    else if (ref.row === item) at('is this row’s own employee_no: an employee cannot be their own manager')
+    else if (ref.row === item) at(say.ownNumberAsManager())
     else item.managerRow = ref.row.row
   }
   return [...problems, ...cycles(items)]
@@ -95,5 +97,5 @@ function cycles(items: readonly ImportRow[]): FieldError[] {
   }
   return items
     .filter((item) => looped.has(item.row))
-    .map((item) => ({ row: item.row, field: FIELD, message: `makes a cycle of managers: rows ${looped.get(item.row)!.join(' → ')}` }))
+    .map((item) => ({ row: item.row, field: FIELD, message: say.managerRowsCycle({ rows: looped.get(item.row)!.join(' → ') }) }))
 }

@@ -1,5 +1,8 @@
 import { t } from 'elysia'
+import type { Message } from '../../../lib/messages'
 import { uploadForm } from '../../imports/form'
+import { rules } from '../../imports/messages'
+import { say } from '../messages'
 import { MAX_ROWS } from './csv'
 
 /** The columns an import reads, in the order the documentation lists them. */
@@ -24,13 +27,14 @@ export type ImportColumn = (typeof IMPORT_COLUMNS)[number]
 export const INTEGER_COLUMNS: ReadonlySet<ImportColumn> = new Set(['company_id', 'manager_id', 'status'])
 
 /** Columns of an employee that an import does not set, with what to do instead. */
-export const NOT_IMPORTED: Readonly<Record<string, string>> = {
-  id: 'ids are given by the service',
-  department_id: 'give the department by name, in a column "department"',
-  user_id: 'an import creates new accounts (username and password); link an existing account with POST /api/v1/admin/employees/{id}/account',
-  attendance_group_id: 'add employees to a group with POST /api/v1/admin/attendance/groups/{id}/employees',
-  created_at: 'set by the service',
-  updated_at: 'set by the service',
+export const NOT_IMPORTED: Readonly<Record<string, Message>> = {
+  id: say.notImportedId(),
+  department_id: say.notImportedDepartmentId(),
+  // "{id}" stays as written: a placeholder of the path, not of the message
+  user_id: say.notImportedUserId({ id: '{id}' }),
+  attendance_group_id: say.notImportedGroupId({ id: '{id}' }),
+  created_at: say.notImportedTimestamp(),
+  updated_at: say.notImportedTimestamp(),
 }
 
 /** Enough for 5,000 rows of long names, addresses and department names in any script. */
@@ -39,7 +43,7 @@ export const MAX_IMPORT_BYTES = 4 * 1024 * 1024
 export const ImportQuery = t.Object({
   dry_run: t.Union([t.Literal('true'), t.Literal('false')], {
     description: 'required: `true` checks the file and writes nothing; `false` imports it',
-    error: 'dry_run must be true (check the file and write nothing) or false (import it)',
+    error: rules.dryRun,
   }),
 })
 

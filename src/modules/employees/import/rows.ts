@@ -1,9 +1,13 @@
 import { Value } from '@sinclair/typebox/value'
 import { ValidationError, type FieldError } from '../../../http/errors'
 import { issueErrors, type Issue } from '../../../http/issues'
+import type { Message, MessageValue } from '../../../lib/messages'
+import { cellCountProblem, columnLetter, separatedByCommas } from '../../imports/columns'
+import { say as imports } from '../../imports/messages'
+import { say } from '../messages'
 import { CreateEmployeeBody, type CreateEmployeeInput } from '../model'
 import { NEW_EMPLOYEE_RULES } from '../service'
-import { fileError, type CsvRow, type CsvTable } from './csv'
+import type { CsvRow, CsvTable } from './csv'
 import { IMPORT_COLUMNS, INTEGER_COLUMNS, NOT_IMPORTED, type ImportColumn } from './model'
 
 /*
@@ -34,13 +38,6 @@ export interface Header {
   columns: Map<ImportColumn, number>
 }
 
-/** Column letters as a spreadsheet shows them: A … Z, AA, AB … */
-function columnLetter(index: number): string {
-  let letters = ''
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters
-  return letters
-}
-
 /** "Employee No", "employee-no" and "EMPLOYEE_NO" all name employee_no. */
 const normalise = (name: string) => name.trim().toLowerCase().replace(/[\s-]+/g, '_')
 
@@ -50,29 +47,25 @@ export function readHeader({ header, rows }: CsvTable): Header {
   const problems: FieldError[] = []
   const columns = new Map<ImportColumn, number>()
   const unnamed: number[] = []
-  const at = (message: string, field = 'file') => problems.push({ row: header.row, field, message })
-  if (header.cells.length === 1 && /[;\t|]/.test(header.cells[0])) {
-    const separator = header.cells[0].includes(';') ? 'semicolons' : header.cells[0].includes('\t') ? 'tabs' : '"|"'
-    throw new ValidationError(`The file separates its cells with ${separator}; save it as "CSV UTF-8 (comma delimited)", with commas`, [
-      fileError(`separates cells with ${separator}, not commas`, header.row),
-    ])
-  }
+  const at = (message: Message, field = 'file') => problems.push({ row: header.row, field, message })
+  separatedByCommas(header)
   header.cells.forEach((cell, index) => {
     const name = normalise(cell)
     if (name === '') return void unnamed.push(index)
     if (!(IMPORT_COLUMNS as readonly string[]).includes(name)) {
       const hint = NOT_IMPORTED[name]
-      return void at(hint ? `column ${columnLetter(index)} is not imported: ${hint}` : `column ${columnLetter(index)} is not a column of the import; the columns are ${COLUMN_LIST}`, cell.trim())
+      const column = columnLetter(index)
+      return void at(hint ? imports.notImportedColumn({ column, hint }) : imports.unknownColumn({ column, columns: COLUMN_LIST }), cell.trim())
     }
     const column = name as ImportColumn
     const first = columns.get(column)
-    if (first !== undefined) return void at(`is the name of columns ${columnLetter(first)} and ${columnLetter(index)}; keep one`, column)
+    if (first !== undefined) return void at(imports.repeatedColumn({ first: columnLetter(first), second: columnLetter(index) }), column)
     columns.set(column, index)
   })
-  if (!columns.has('name')) at('the header has no column "name"; every employee needs one', 'name')
+  if (!columns.has('name')) at(say.noNameColumn(), 'name')
   for (const index of unnamed) {
     const used = rows.find((row) => (row.cells[index] ?? '').trim() !== '')
-    if (used) at(`column ${columnLetter(index)} has no name in the header, but row ${used.row} has a value in it; name the column or delete it`)
+    if (used) at(imports.unnamedColumn({ column: columnLetter(index), row: used.row }))
   }
   if (problems.length > 0) throw rowsRefused(problems)
   return { row: header.row, width: header.cells.length, columns }
@@ -82,12 +75,10 @@ export function readHeader({ header, rows }: CsvTable): Header {
  * The create input a row stands for: trimmed cells (the password as written), empty ones left out.
  * A row with fewer cells than the header, or with values beyond it, is a problem of its own.
  */
-export function readRow(header: Header, { row, cells }: CsvRow): ImportRow | FieldError {
-  const extra = cells.slice(header.width).some((cell) => cell.trim() !== '')
-  if (extra || cells.length < header.width) {
-    const what = `has ${cells.length} cells but the header has ${header.width}`
-    return fileError(extra ? `${what}: quote a cell that holds a comma ("Sales, North")` : `${what}: add the missing commas`, row)
-  }
+export function readRow(header: Header, csvRow: CsvRow): ImportRow | FieldError {
+  const problem = cellCountProblem(header.width, csvRow, '"Sales, North"')
+  if (problem) return problem
+  const { row, cells } = csvRow
   const input: Record<string, unknown> = {}
   let department: string | undefined
   let managerEmployeeNo: string | undefined
@@ -121,8 +112,13 @@ export function ruleProblems(item: ImportRow): FieldError[] {
   return problems.map((problem) => ({ row: item.row, ...problem }))
 }
 
-/** Rows after the first that repeat a value of `field` (by `key`): each names the row it repeats. */
-export function repeats(items: ImportRow[], field: ImportColumn, key: (item: ImportRow) => string | undefined, note = ''): FieldError[] {
+/** Rows after the first that repeat a value of `field` (by `key`): each names the row it repeats, in the words of `repeated`. */
+export function repeats(
+  items: ImportRow[],
+  field: ImportColumn,
+  key: (item: ImportRow) => string | undefined,
+  repeated: (values: { value: MessageValue; row: number }) => Message = imports.repeatedValue,
+): FieldError[] {
   const first = new Map<string, number>()
   const problems: FieldError[] = []
   for (const item of items) {
@@ -130,7 +126,7 @@ export function repeats(items: ImportRow[], field: ImportColumn, key: (item: Imp
     if (value === undefined) continue
     const earlier = first.get(value)
     if (earlier === undefined) first.set(value, item.row)
-    else problems.push({ row: item.row, field, message: `"${item.input[field as keyof CreateEmployeeInput]}" is also in row ${earlier}${note}` })
+    else problems.push({ row: item.row, field, message: repeated({ value: String(item.input[field as keyof CreateEmployeeInput]), row: earlier }) })
   }
   return problems
 }
@@ -146,10 +142,8 @@ export function rowsRefused(problems: FieldError[], order: (field: string) => nu
     .map(({ problem }) => problem)
   const rows = new Set(sorted.map((problem) => problem.row)).size
   const [first] = sorted
-  const count = `${sorted.length} problem${sorted.length === 1 ? '' : 's'}${rows > 1 ? ` in ${rows} rows` : ''}`
-  return new ValidationError(
-    `The file has ${count}; nothing was imported. Row ${first.row}, ${first.field}: ${first.message}`,
-    sorted,
-  )
+  const n = sorted.length
+  const count = rows > 1 ? imports.problemCountInRows({ n, rows }) : imports.problemCount({ n })
+  return new ValidationError(imports.fileRefused({ count, row: String(first.row), field: first.field, problem: first.message }), sorted)
 }
 

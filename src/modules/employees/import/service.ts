@@ -11,10 +11,11 @@ import { EMPLOYEE_ROLE } from '../../rbac/catalogue'
 import { recordLinkChange } from '../../rbac/own-matters'
 import { requireRoles } from '../../rbac/people'
 import { findRoleId, findRolesByName, grantRoleToMany, roleNamesByUser } from '../../rbac/repository'
+import { say as users } from '../../users/messages'
 import { insertUsers, takenUsernames } from '../../users/repository'
-import { usernameTaken } from '../../users/service'
+import { say } from '../messages'
 import { insertEmployees, missingEmployeeIds, setManager, takenEmployeeNos } from '../repository'
-import { employeeNoTaken, missingReferences, newEmployeeRow, toEmployeeResponse } from '../service'
+import { missingReferences, newEmployeeRow, toEmployeeResponse } from '../service'
 import { decodeText, parseCsv } from './csv'
 import { managerProblems, requireDeciderChoices } from './managers'
 import type { ImportColumn, ImportResultResponse } from './model'
@@ -45,11 +46,7 @@ async function databaseProblems(db: Queryable, items: ImportRow[]): Promise<Fiel
   for (const item of named) {
     const found = departments.get(departmentKey(item.department!))
     if (!found) {
-      problems.push({
-        row: item.row,
-        field: 'department',
-        message: `no department is named "${item.department}" (names are compared ignoring case and surrounding spaces)`,
-      })
+      problems.push({ row: item.row, field: 'department', message: say.noDepartmentNamed({ name: item.department! }) })
       continue
     }
     item.input.department_id = found.id
@@ -64,13 +61,13 @@ async function databaseProblems(db: Queryable, items: ImportRow[]): Promise<Fiel
   const noManager = await missingEmployeeIds(db, [...new Set(managed.map((item) => item.input.manager_id!))])
   for (const item of managed)
     if (noManager.has(item.input.manager_id!))
-      problems.push({ row: item.row, field: 'manager_id', message: `names employee ${item.input.manager_id}, which does not exist` })
+      problems.push({ row: item.row, field: 'manager_id', message: say.namesMissingEmployee({ id: item.input.manager_id! }) })
 
   const numbered = items.filter((item) => usable(item, 'employee_no') && employeeNoOf(item) !== undefined)
   const takenNos = await takenEmployeeNos(db, [...new Set(numbered.map((item) => employeeNoOf(item)!))])
   for (const item of numbered)
     if (takenNos.has(employeeNoOf(item)!)) {
-      problems.push({ row: item.row, field: 'employee_no', message: employeeNoTaken(employeeNoOf(item)).message })
+      problems.push({ row: item.row, field: 'employee_no', message: say.employeeNoTaken({ no: employeeNoOf(item)! }) })
       item.refused.add('employee_no')
     }
 
@@ -80,7 +77,7 @@ async function databaseProblems(db: Queryable, items: ImportRow[]): Promise<Fiel
   const takenNames = await takenUsernames(db, accounts.map((item) => item.input.username!))
   for (const item of accounts)
     if (takenNames.has(usernameOf(item)!)) {
-      problems.push({ row: item.row, field: 'username', message: usernameTaken(item.input.username!).message })
+      problems.push({ row: item.row, field: 'username', message: users.usernameTaken({ username: item.input.username! }) })
       item.refused.add('username')
     }
   return problems
@@ -114,7 +111,7 @@ export function createEmployeeImport({ database, clock, hashing }: EmployeeImpor
     for (const item of items) problems.push(...ruleProblems(item))
     problems.push(...(await databaseProblems(q, items)))
     problems.push(...repeats(items, 'employee_no', employeeNoOf))
-    problems.push(...repeats(items, 'username', usernameOf, ' (usernames are unique ignoring case)'))
+    problems.push(...repeats(items, 'username', usernameOf, say.repeatedUsername))
     const order = (field: string) => (field === 'file' ? -1 : (header.columns.get(field as ImportColumn) ?? header.columns.size))
     if (problems.length > 0) throw rowsRefused(problems, order)
   }
@@ -156,12 +153,8 @@ export function createEmployeeImport({ database, clock, hashing }: EmployeeImpor
         })
       } catch (error) {
         // the checks under the write lock leave the database nothing to refuse; should it refuse a row all the same, nothing is kept
-        if (isUniqueViolation(error))
-          throw new ConflictError(
-            `The database refused a row of the file as a duplicate (${uniqueViolationTarget(error) || 'a unique index'}); nothing was imported. Check the file again with dry_run=true`,
-          )
-        if (isForeignKeyViolation(error))
-          throw new ConflictError('The database refused a row of the file: a department, company or manager it names is gone; nothing was imported. Check the file again with dry_run=true')
+        if (isUniqueViolation(error)) throw new ConflictError(say.duplicateRow({ target: uniqueViolationTarget(error) || say.uniqueIndex() }))
+        if (isForeignKeyViolation(error)) throw new ConflictError(say.referenceGone())
         throw error
       }
       return { created: items.length, errors: [] }

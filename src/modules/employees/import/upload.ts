@@ -1,4 +1,6 @@
 import { PayloadTooLargeError, ValidationError } from '../../../http/errors'
+import { say as http } from '../../../http/messages'
+import { say as imports } from '../../imports/messages'
 import { readMultipart } from '../../storage/multipart'
 import { MAX_ROWS } from './csv'
 import { MAX_IMPORT_BYTES } from './model'
@@ -6,9 +8,7 @@ import { MAX_IMPORT_BYTES } from './model'
 const FORM_OVERHEAD = 64 * 1024
 
 const tooLargeFile = (maxBytes: number, maxRows: number) =>
-  new PayloadTooLargeError(
-    `The file is larger than ${maxBytes / 1024 / 1024} MiB; an import takes at most ${maxRows.toLocaleString('en')} rows: split the file`,
-  )
+  new PayloadTooLargeError(imports.tooLarge({ mib: maxBytes / 1024 / 1024, rows: maxRows.toLocaleString('en') }))
 
 /**
  * The bytes of the form's field "file", at most `limits.bytes` of them (413 beyond, while they
@@ -31,12 +31,10 @@ export async function readUpload(request: Request, limits = { bytes: MAX_IMPORT_
     if (size > maxBytes) throw tooLarge()
     return new Uint8Array(Buffer.concat(chunks))
   })
-  if (form.tooManyFiles) throw new ValidationError('Send one CSV file, in the field "file"', [{ field: 'file', message: 'is one file' }])
+  if (form.tooManyFiles) throw new ValidationError(imports.oneFile(), [{ field: 'file', message: imports.isOneFile() }])
   const failure = form.files.find((result) => result.status === 'rejected')
   if (failure) throw (failure as PromiseRejectedResult).reason
   const file = form.files.flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []))[0]
   if (file) return file
-  const hint = form.fields.has('file') ? ' (it came as text: attach the file, e.g. curl -F file=@employees.csv)' : ''
-  throw new ValidationError(`No file: send the CSV file in the multipart field "file"${hint}`, [{ field: 'file', message: 'is required' }])
+  throw new ValidationError(form.fields.has('file') ? imports.noFileButText() : imports.noFile(), [{ field: 'file', message: http.required() }])
 }
-

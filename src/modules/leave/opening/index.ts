@@ -4,12 +4,13 @@ import { Envelope, type Replier } from '../../../http/envelope'
 import { streamedMultipart } from '../../../http/json-body'
 import { errors } from '../../../http/openapi'
 import { uploadForm } from '../../imports/form'
+import { say } from '../messages'
 import { MAX_OPENING_BYTES, MAX_OPENING_ROWS, OPENING_COLUMNS, OpeningImportQuery, OpeningImportResult } from './model'
 import type { OpeningBalances } from './service'
 
 const PATH = '/api/v1/admin/leave/balances/import'
 const rows = MAX_OPENING_ROWS.toLocaleString('en')
-const balances = (n: number) => `${n.toLocaleString('en')} opening balance${n === 1 ? '' : 's'}`
+const balances = (n: number) => say.openingCount({ n: n.toLocaleString('en') })
 
 const DESCRIPTION = [
   `Opening leave balances (CONTRACT §23): a CSV file (RFC 4180, UTF-8; a byte-order mark is fine) whose first row names the columns ` +
@@ -33,7 +34,8 @@ export const openingBalancesController = (guard: AuthGuard, reply: Replier, open
       async ({ request, query, actor, principal }) => {
         const dryRun = query.dry_run === 'true'
         const result = await opening.import(request, dryRun, actor, principal)
-        return reply.ok(result, dryRun ? `The file is fine: ${balances(result.created)} would be written` : `${balances(result.created)} imported`)
+        const count = balances(result.created)
+        return reply.ok(result, dryRun ? say.openingWouldWrite({ count }) : say.openingImported({ count }))
       },
       {
         permission: 'leave:manage',

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { rules } from '../../imports/messages'
 
 /** At most this many balances per file. */
 export const MAX_OPENING_ROWS = 50_000
@@ -14,7 +15,7 @@ export type OpeningColumn = (typeof OPENING_COLUMNS)[number]
 export const OpeningImportQuery = t.Object({
   dry_run: t.Union([t.Literal('true'), t.Literal('false')], {
     description: 'required: `true` checks the file and writes nothing; `false` imports it',
-    error: 'dry_run must be true (check the file and write nothing) or false (import it)',
+    error: rules.dryRun,
   }),
 })
 

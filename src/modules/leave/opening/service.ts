@@ -1,6 +1,8 @@
 import type { Database, Queryable } from '../../../db/client'
 import type { FieldError } from '../../../http/errors'
+import { say as http } from '../../../http/messages'
 import type { Clock } from '../../../lib/clock'
+import type { Message } from '../../../lib/messages'
 import { recordAudits, type Actor, type AuditEntry } from '../../audit/recorder'
 import { decodeText, parseCsv, type CsvKind } from '../../employees/import/csv'
 import { rowsRefused } from '../../employees/import/rows'
@@ -11,6 +13,7 @@ import type { Principal } from '../../rbac/access'
 import { ownEmployeesAmong, ownMatterRefused } from '../../rbac/own-matters'
 import type { LedgerEntry, TypeRow } from '../repository'
 import { listTypes } from '../repository'
+import { say } from '../messages'
 import { balanceOf, daysOf } from '../shapes'
 import { MAX_OPENING_BYTES, MAX_OPENING_ROWS, OPENING_COLUMNS, OPENING_REASON, type OpeningColumn, type OpeningImportResponse } from './model'
 import * as repo from './repository'
@@ -23,7 +26,7 @@ import * as repo from './repository'
  * for it, in the file or later in another file, is refused. All or none.
  */
 
-const OPENING: CsvKind = { maxRows: MAX_OPENING_ROWS, rows: 'balances', row: 'balance', columns: OPENING_COLUMNS.join(', ') }
+const OPENING: CsvKind = { maxRows: MAX_OPENING_ROWS, rows: say.balancesNoun(), row: say.balanceNoun(), columns: OPENING_COLUMNS.join(', ') }
 
 interface OpeningRow {
   row: number
@@ -39,18 +42,17 @@ function readOpeningRow(header: ColumnHeader<OpeningColumn>, csvRow: { row: numb
   if ('problem' in cells) return [cells.problem]
   const { values } = cells
   const problems: FieldError[] = []
-  const at = (field: OpeningColumn, message: string) => problems.push({ row: csvRow.row, field, message })
-  if (values.employee_no === undefined) at('employee_no', 'is required: the employee number of the balance’s employee')
-  if (values.leave_type === undefined) at('leave_type', 'is required: the name of a leave type')
+  const at = (field: OpeningColumn, message: Message) => problems.push({ row: csvRow.row, field, message })
+  if (values.employee_no === undefined) at('employee_no', say.employeeNoRequired())
+  if (values.leave_type === undefined) at('leave_type', say.leaveTypeRequired())
   const year = Number(values.year)
-  if (values.year === undefined) at('year', 'is required')
-  else if (!/^\d{4}$/.test(values.year) || year < 1) at('year', `"${values.year}" is not a year (four digits, e.g. 2024)`)
+  if (values.year === undefined) at('year', http.required())
+  else if (!/^\d{4}$/.test(values.year) || year < 1) at('year', say.notAYear({ value: values.year }))
   const days = Number(values.days)
-  if (values.days === undefined) at('days', 'is required: the days to add to the balance (negative: to take away)')
-  else if (!/^-?\d+(\.\d+)?$/.test(values.days) || !Number.isInteger(days * 2))
-    at('days', `"${values.days}" is not a whole or half number of days (e.g. 5, 2.5 or -1)`)
-  else if (days === 0) at('days', 'must not be 0')
-  else if (Math.abs(days) > 366) at('days', 'must be from -366 to 366')
+  if (values.days === undefined) at('days', say.daysRequired())
+  else if (!/^-?\d+(\.\d+)?$/.test(values.days) || !Number.isInteger(days * 2)) at('days', say.notDays({ value: values.days }))
+  else if (days === 0) at('days', say.notZero())
+  else if (Math.abs(days) > 366) at('days', say.daysFromTo())
   if (problems.length > 0) return problems
   return { row: csvRow.row, employeeNo: values.employee_no!, typeName: values.leave_type!, year, halfDays: days * 2 }
 }
@@ -63,11 +65,11 @@ export function createOpeningBalances({ database, clock }: { database: Database;
   /** Every row checked against the database as `q` reads it: a 400 listing every problem, a 403 for a balance of one's own; else the ledger rows and audit entries. */
   async function planFile(q: Queryable, header: ColumnHeader<OpeningColumn>, rows: OpeningRow[], early: FieldError[], principal: Principal, actor: Actor, now: Date) {
     const problems = [...early]
-    const at = (row: OpeningRow, field: OpeningColumn, message: string) => problems.push({ row: row.row, field, message })
+    const at = (row: OpeningRow, field: OpeningColumn, message: Message) => problems.push({ row: row.row, field, message })
     const employees = await repo.employeesByNumber(q, [...new Set(rows.map((row) => row.employeeNo))])
     const own = await ownEmployeesAmong(q, principal, [...employees.values()].map((employee) => employee.id))
     const mine = rows.find((row) => own.has(employees.get(row.employeeNo)?.id ?? 0))
-    if (mine) throw ownMatterRefused(`Row ${mine.row}, the ${mine.typeName} ${mine.year} balance of employee ${mine.employeeNo},`, 'adjust')
+    if (mine) throw ownMatterRefused(say.ownRow({ row: mine.row, type: mine.typeName, year: mine.year, no: mine.employeeNo }), 'adjust')
 
     const types = new Map<string, TypeRow>((await listTypes(q, undefined, null)).rows.map((type) => [typeKey(type.name), type]))
     const sums = await repo.balanceSums(q, [...employees.values()].map((employee) => employee.id), [...new Set(rows.map((row) => row.year))])
@@ -77,26 +79,26 @@ export function createOpeningBalances({ database, clock }: { database: Database;
     for (const row of rows) {
       const employee = employees.get(row.employeeNo)
       const type = types.get(typeKey(row.typeName))
-      if (!employee) at(row, 'employee_no', `no employee has the employee number "${row.employeeNo}"`)
-      if (!type) at(row, 'leave_type', `no leave type is named "${row.typeName}" (names are compared ignoring case); the types are ${[...types.values()].map((t) => t.name).join(', ') || 'none yet'}`)
+      if (!employee) at(row, 'employee_no', say.noEmployeeNumbered({ no: row.employeeNo }))
+      if (!type) at(row, 'leave_type', say.noTypeNamed({ name: row.typeName, types: [...types.values()].map((t) => t.name).join(', ') || say.noTypesYet() }))
       if (!employee || !type) continue
       const key = repo.balanceKey(employee.id, type.id, row.year)
-      const what = `the ${type.name} ${row.year} balance of employee ${row.employeeNo} (${employee.name})`
+      const balance = say.balanceOfRow({ type: type.name, year: row.year, no: row.employeeNo, name: employee.name })
       const earlier = seen.get(key)
       if (earlier !== undefined) {
-        at(row, 'leave_type', `${what} is also in row ${earlier}: a balance has one opening balance`)
+        at(row, 'leave_type', say.openedInRow({ balance, row: earlier }))
         continue
       }
       seen.set(key, row.row)
       const sum = sums.get(key)
       if (sum?.opened) {
-        at(row, 'leave_type', `${what} has an opening balance already; change it with POST /api/v1/admin/leave/balances/adjust`)
+        at(row, 'leave_type', say.openedAlready({ balance }))
         continue
       }
       const before = balanceOf(type, row.year, sum)
       const after = balanceOf(type, row.year, { adjusted: (sum?.adjusted ?? 0) + row.halfDays, pending: sum?.pending ?? 0, taken: sum?.taken ?? 0 })
       if (after.remaining < 0) {
-        at(row, 'days', `taking ${daysOf(-row.halfDays)} days from ${what} would leave ${after.remaining}: only ${before.remaining} remain`)
+        at(row, 'days', say.takesTooMuchOf({ days: daysOf(-row.halfDays), balance, left: after.remaining, remaining: before.remaining }))
         continue
       }
       entries.push({ employeeId: employee.id, typeId: type.id, year: row.year, kind: 'adjustment', halfDays: row.halfDays, reason: OPENING_REASON, requestId: null, actorId: actor.userId, createdAt: now })
