@@ -359,8 +359,8 @@ describe('the attendance sheet', () => {
     expect(totalsOf(row)).toEqual(Object.fromEntries(TOTAL_HEADERS.map((header) => [header, 0])))
   })
 
-  test('the XLSX holds the same cells: numbers as numbers, text as text (never a formula), the header bold and frozen', async () => {
-    const file = await download(`/api/v1/admin/exports/attendance?month=${MONTH}&format=xlsx`)
+  test('the XLSX in the data layout holds the same cells: numbers as numbers, text as text (never a formula), the header bold and frozen', async () => {
+    const file = await download(`/api/v1/admin/exports/attendance?month=${MONTH}&format=xlsx&layout=data`)
     expect(file.status).toBe(200)
     expect(file.headers.get('content-type')).toBe(XLSX_TYPE)
     expect(file.headers.get('content-disposition')).toBe('attachment; filename="attendance-2024-10.xlsx"')
@@ -473,8 +473,8 @@ describe('the salary register', () => {
     expect(rows.slice(1, 5).map((row) => row[17])).toEqual(['未确认', '未确认', '已发放', '未确认'])
   })
 
-  test('an XLSX with the same cells, amounts as numbers in a 2-decimal format, the sums bold', async () => {
-    const file = await download(`/api/v1/admin/exports/salaries?month=${MONTH}&format=xlsx`)
+  test('an XLSX in the data layout with the same cells, amounts as numbers in a 2-decimal format, the sums bold', async () => {
+    const file = await download(`/api/v1/admin/exports/salaries?month=${MONTH}&format=xlsx&layout=data`)
     expect(file.headers.get('content-disposition')).toBe('attachment; filename="salaries-2024-10.xlsx"')
     const { sheet, rows } = await xlsxRows(file)
     expect(rows).toEqual(EXPECTED.map((row, r) => row.map((field, i) => (r === 0 ? field : field === '' ? null : NUMERIC_SALARY.has(SALARY_HEADER[i]) ? Number(field) : field))))
@@ -599,7 +599,7 @@ describe('streaming', () => {
     for (let i = 0; i < many.length; i += 500) await db.insert(employees).values(many.slice(i, i + 500))
     for (const format of ['csv', 'xlsx'] as const) {
       const response = await t.app.handle(
-        new Request(`http://localhost/api/v1/admin/exports/attendance?month=${MONTH}&format=${format}`, { headers: { authorization: `Bearer ${admin}` } }),
+        new Request(`http://localhost/api/v1/admin/exports/attendance?month=${MONTH}&format=${format}&layout=data`, { headers: { authorization: `Bearer ${admin}` } }),
       )
       const reader = response.body!.getReader()
       const chunks: Uint8Array[] = []

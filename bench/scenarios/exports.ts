@@ -1,8 +1,8 @@
 /**
  * S9: the attendance sheet of a whole month (every seeded employee) downloaded from a real server
- * process as CSV and as XLSX: how long each takes, when its first byte comes, and how much the
- * server's resident memory grows meanwhile (VmRSS sampled every 20 ms: the peak minus the value
- * before). An export streams page by page, so the growth must not follow the number of rows
+ * process as CSV and as XLSX, both in the data layout (`layout=data`): how long each takes, when
+ * its first byte comes, and how much the server's resident memory grows meanwhile (VmRSS sampled
+ * every 20 ms: the peak minus the value before). An export streams page by page, so the growth must not follow the number of rows
  * (target: at most 64 MB for 5,000 employees).
  */
 import { rssOf } from '../lib/server'
@@ -72,7 +72,8 @@ async function download(base: string, pid: number, token: string, path: string, 
  */
 export async function exportsScenario(base: string, pid: number, adminToken: string, month = lastFullMonth()): Promise<ExportsFigures> {
   const measure = async (format: 'csv' | 'xlsx'): Promise<ExportFigures> => {
-    const path = `/api/v1/admin/exports/attendance?month=${month}&format=${format}`
+    // the data layout (XLSX now defaults to the sheet layout): the rows alone, as the figures of earlier runs measured
+    const path = `/api/v1/admin/exports/attendance?month=${month}&format=${format}&layout=data`
     await download(base, pid, adminToken, path, format)
     await Bun.sleep(500)
     const rssBefore = rssOf(pid)

@@ -43,11 +43,18 @@ const detail = (summary: string, description: string[], download: Record<string,
 const CELLS =
   'Text cells that a spreadsheet could take for a formula (starting with =, +, -, @, a tab or a CR) start with a single quote; numbers are numbers.'
 
+/** The two layouts (CONTRACT §24), as both routes take them. */
+const LAYOUTS = (sheet: string) =>
+  [
+    '`layout=data` (the default for CSV): a header row of field names, then the rows, the same every month (for formulas, scripts and other systems).',
+    `\`layout=sheet\` (the default for XLSX; may be asked for a CSV): a sheet a clerk can print or hand over, in the language of Accept-Language: a title row (the company of the people on it through their attendance groups, or "All companies" when they are of several or none; the month; when it was made, in that company’s time zone, else the service’s), the headers in words${sheet}, the same rows, and a totals row with the sum of every numeric column. The XLSX prints landscape, one page wide (fitToWidth 1, fitToHeight 0), with the header rows repeated on every page and frozen on screen.`,
+  ].join('\n\n')
+
 export const exportsController = (guard: AuthGuard, locale: LocalePlugin, exportsService: ExportsService) =>
   new Elysia({ name: 'exports', prefix: '/api/v1/admin/exports' })
     .use(guard)
     .use(locale)
-    .get('/attendance', async ({ query, actor, request }) => download(await exportsService.attendance(query, actor, isHead(request))), {
+    .get('/attendance', async ({ query, actor, locale, request }) => download(await exportsService.attendance(query, actor, locale, isHead(request))), {
       permission: 'attendance_records:read',
       query: AttendanceExportQuery,
       detail: detail(
@@ -58,10 +65,13 @@ export const exportsController = (guard: AuthGuard, locale: LocalePlugin, export
           'The totals are what GET /api/v1/attendance/statistics answers for the employee over the month at the moment of the export.',
           'Rows: employees hired by the month’s end who are active, or marked as left with a record in the month, by employee id.',
           CELLS,
-          'Every export is audited (`export.attendance`, with the filters and the number of rows) before its first byte.',
+          LAYOUTS(
+            ' (the dates by day of the month), the weekdays under the dates (a company holiday marked H, a make-up workday W; 休 and 班 in Chinese), holidays and rest days shaded in the XLSX (rest days: weekdays on which no enabled rule of the people’s groups works; CSV cannot shade), and under the table a legend of the codes',
+          ),
+          'Every export is audited (`export.attendance`, with the filters, the layout and the number of rows) before its first byte.',
         ],
         fileResponses('The attendance sheet', 'attendance'),
-        { 400: 'month is not a real month, format is not csv or xlsx, or department_id or group_id does not exist' },
+        { 400: 'month is not a real month, format is not csv or xlsx, layout is not data or sheet, or department_id or group_id does not exist' },
       ),
     })
     .get('/salaries', async ({ query, actor, locale, request }) => download(await exportsService.salaries(query, actor, locale, isHead(request))), {
@@ -72,9 +82,10 @@ export const exportsController = (guard: AuthGuard, locale: LocalePlugin, export
         [
           'Every income and deduction item, the totals and the net in yuan with 2 decimals (summed exactly, in fen), the status (in the language of Accept-Language) and the payment date.',
           CELLS,
-          'Every export is audited (`export.salaries`, with the number of rows) before its first byte.',
+          LAYOUTS(''),
+          'Every export is audited (`export.salaries`, with the layout and the number of rows) before its first byte.',
         ],
         fileResponses('The salary register', 'salaries'),
-        { 400: 'month is not a real month, or format is not csv or xlsx' },
+        { 400: 'month is not a real month, format is not csv or xlsx, or layout is not data or sheet' },
       ),
     })

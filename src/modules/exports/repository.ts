@@ -71,6 +71,23 @@ export function attendanceEmployees(db: Queryable, scope: AttendanceScope, after
     .limit(limit)
 }
 
+/** The attendance groups of the sheet's employees with their companies (for the sheet layout's title and shading). */
+export function groupsOfSheet(db: Queryable, scope: AttendanceScope) {
+  return db
+    .selectDistinct({
+      id: attendanceGroups.id,
+      status: attendanceGroups.status,
+      companyId: companies.id,
+      company: companies.name,
+      timezone: companies.timezone,
+    })
+    .from(employees)
+    .innerJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, employees.id))
+    .innerJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
+    .innerJoin(companies, eq(companies.id, attendanceGroups.companyId))
+    .where(and(...attendanceConditions(scope)))
+}
+
 export type AttendanceEmployee = Awaited<ReturnType<typeof attendanceEmployees>>[number]
 
 type RecordTuple = [workDate: string, status: number, clockedIn: 0 | 1, lateMinutes: number, earlyMinutes: number, workMinutes: number, overtimeMinutes: number]
@@ -161,3 +178,14 @@ export function salaryPage(db: Queryable, month: string, after: number, limit: n
 }
 
 export type SalaryExportRow = Awaited<ReturnType<typeof salaryPage>>[number]
+
+/** The companies (through their attendance groups) of the employees with a salary record of the month. */
+export function companiesOfSalaries(db: Queryable, month: string) {
+  return db
+    .selectDistinct({ companyId: companies.id, company: companies.name, timezone: companies.timezone })
+    .from(salaries)
+    .innerJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, salaries.employeeId))
+    .innerJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
+    .innerJoin(companies, eq(companies.id, attendanceGroups.companyId))
+    .where(eq(salaries.month, month))
+}

@@ -7,7 +7,7 @@ import type { Column, Row } from './sheet'
 
 /*
  * The salary register of a month: one row per salary record, every amount in yuan with 2
- * decimals as written from integer fen, and a last row of sums, added up in fen (exact).
+ * decimals as written from integer fen; the sheet adds the last row of sums (in fen, exact).
  */
 
 /** The amounts of a row, in column order: the income items, their total, the deductions, their total, the net. */
@@ -28,18 +28,14 @@ export const SALARY_COLUMNS: readonly Column[] = [
   { header: 'payment_date', kind: 'text', width: 13 },
 ]
 
-/** Rows of the register and, at the end, the row of their sums (in fen, so exact). */
-export function salaryRegister(locale: Locale) {
-  const sums = AMOUNTS.map(() => 0)
-  return {
-    row({ salary, employeeNo, name, department }: SalaryExportRow): Row {
-      const amounts = AMOUNTS.map(({ of }, i) => {
-        const fen = of(salary)
-        sums[i] += fen
-        return fen
-      })
-      return [employeeNo, name, department, ...amounts, statusText('salary', salary.status, locale), salary.paymentDate]
-    },
-    footer: (): Row => ['total', null, null, ...sums, null, null],
-  }
-}
+/** A row of the register: who, the amounts in fen, the status in words of `locale` and the payment date. */
+export const salaryRow =
+  (locale: Locale) =>
+  ({ salary, employeeNo, name, department }: SalaryExportRow): Row => [
+    employeeNo,
+    name,
+    department,
+    ...AMOUNTS.map(({ of }) => of(salary)),
+    statusText('salary', salary.status, locale),
+    salary.paymentDate,
+  ]
