@@ -81,11 +81,12 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 describe('a company’s calendar days', () => {
-  const day = (date: string, kind: string, name: string, created = stamp(), updated = created) => ({
+  const day = (date: string, kind: string, name: string, created = stamp(), updated = created, statutory = false) => ({
     company_id: 2,
     date,
     kind,
     name,
+    statutory,
     created_at: created,
     updated_at: updated,
   })
@@ -464,6 +465,7 @@ describe('effects on past days', () => {
       date: '2024-10-15',
       kind: 'holiday',
       name: 'Typhoon day',
+      statutory: false,
       created_at: stamp(),
       updated_at: stamp(),
       deleted_absent_records: [

@@ -26,7 +26,8 @@ import { ADMIN_PASSWORD } from './helpers'
  * The console in a company's first week (issue 26, CONTRACT §2, §10, §13, §23), in Chromium: the
  * administrator's first-run steps on a fresh install; changing one's own password; a login created
  * for, or linked to, an employee who had none; the manager field routing requests; the approvals
- * inbox on a phone, with a decision that can be undone; and some of the smaller items (no Clock in
+ * inbox on a phone, with a decision that can be undone; the year's holidays (a range of dates in one
+ * submit, then a preset, issue 27); and some of the smaller items (no Clock in
  * for an employee in no group, no green toast when closing a day closed nothing, Escape in a date
  * field keeps the dialog, "No limit" for a leave type without a balance).
  *
@@ -386,6 +387,69 @@ describe('the console in the first week, in Chromium: with a company, a group an
       expect(approved.status()).toBe(200)
       expect(decisions()).toHaveLength(1)
       await eventually('the approved request leaves the inbox', async () => (await card.count()) === 0)
+      onlyTheService(requests.urls)
+      expect(errors).toEqual([])
+    },
+    120_000,
+  )
+
+  test(
+    'the work calendar: a range of three days added in one submit, then a preset applied; the list follows the year box',
+    async () => {
+      const { page, requests, errors } = await openPage()
+      await signInThroughPage(page, service.base, 'admin', ADMIN_PASSWORD)
+      await link(page, 'Companies and calendars').click()
+      await h1(page).filter({ hasText: 'Companies and calendars' }).waitFor()
+      await page.getByRole('button', { name: 'Calendar of Acme' }).click()
+      const year = page.getByRole('textbox', { name: 'Year' })
+
+      // 1 to 3 October 2027, statutory holidays, sent as one import
+      const form = page.getByRole('form', { name: 'Add holidays or make-up work days' })
+      await typeDate(form, 'From', '2027-10-01')
+      await typeDate(form, 'To', '2027-10-03')
+      await form.getByRole('textbox', { name: 'Day name' }).fill('National Day')
+      await form.getByRole('checkbox', { name: 'Statutory holiday' }).check()
+      const changes = () => requests.api.filter((sent) => sent.method !== 'GET' && sent.path.includes('/calendar'))
+      const [imported] = await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith('/calendar/import')),
+        form.getByRole('button', { name: 'Add 3 days' }).click(),
+      ])
+      expect(imported.status()).toBe(200)
+      expect(imported.request().postDataJSON()).toEqual({
+        days: ['2027-10-01', '2027-10-02', '2027-10-03'].map((date) => ({ date, kind: 'holiday', name: 'National Day', statutory: true })),
+      })
+      expect(changes()).toHaveLength(1)
+      // the year box and the list moved to 2027 together
+      const in2027 = page.getByRole('table', { name: 'Calendar days of Acme in 2027' })
+      await eventually('the three days listed under 2027', async () => (await in2027.getByRole('row').filter({ hasText: 'National Day' }).count()) === 3)
+      expect(await year.inputValue()).toBe('2027')
+      expect(await in2027.getByRole('row').filter({ hasText: 'National Day' }).filter({ hasText: 'Yes' }).count()).toBe(3)
+
+      // China's 2026 arrangement, applied in one step
+      await page.getByRole('button', { name: 'Apply a preset' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Apply a holiday preset' })
+      await dialog.waitFor()
+      await choose(dialog, 'Preset', 'China 2026')
+      await dialog.getByText('33 days off (13 statutory) and 6 make-up work days').waitFor()
+      const [applied] = await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith('/calendar/apply-preset')),
+        dialog.getByRole('button', { name: 'Apply preset' }).click(),
+      ])
+      expect(applied.status()).toBe(200)
+      expect(applied.request().postDataJSON()).toEqual({ preset_id: 'cn-2026' })
+      expect(((await applied.json()) as { data: { imported: number } }).data.imported).toBe(39)
+      await dialog.waitFor({ state: 'hidden' })
+      expect(changes()).toHaveLength(2)
+      const in2026 = page.getByRole('table', { name: 'Calendar days of Acme in 2026' })
+      await eventually('the preset’s 39 days listed under 2026', async () => (await in2026.getByRole('row').count()) === 40)
+      expect(await year.inputValue()).toBe('2026')
+      expect(await in2026.getByRole('row').filter({ hasText: 'Yes' }).count()).toBe(13)
+      expect(await textOf(in2026.getByRole('row').filter({ hasText: '2026-10-10' }))).toMatch(/make-up work day/i)
+
+      // the year box drives the list: back to 2027, the range is there again
+      await page.getByRole('button', { name: 'Next year' }).click()
+      await eventually('2027 listed again', async () => (await in2027.getByRole('row').filter({ hasText: 'National Day' }).count()) === 3)
+      expect(await year.inputValue()).toBe('2027')
       onlyTheService(requests.urls)
       expect(errors).toEqual([])
     },

@@ -3,7 +3,9 @@ import type { AuthGuard } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import type { LocalePlugin } from '../../http/locale'
 import { errors } from '../../http/openapi'
+import { say } from './messages'
 import {
+  ApplyPresetBody,
   CalendarDay,
   CalendarYear,
   CalendarYearQuery,
@@ -14,6 +16,7 @@ import {
   MAX_IMPORT_DAYS,
   MonthCalendar,
   MonthQuery,
+  PresetList,
   PutDayBody,
 } from './model'
 import type { CalendarService } from './service'
@@ -43,7 +46,7 @@ const calendarAdminController = (guard: AuthGuard, reply: Replier, calendar: Cal
       '/:date',
       async ({ params, body, actor, set }) => {
         const { day, created } = await calendar.put(params.id, params.date, body, actor)
-        return created ? reply.created(set, day, 'Calendar day created') : reply.ok(day, 'Calendar day replaced')
+        return created ? reply.created(set, day, say.dayCreated()) : reply.ok(day, say.dayReplaced())
       },
       {
         permission: 'calendar:update',
@@ -52,13 +55,13 @@ const calendarAdminController = (guard: AuthGuard, reply: Replier, calendar: Cal
         response: { 200: Envelope(CalendarDay), 201: Envelope(CalendarDay) },
         detail: detail('Mark a date as a holiday or a make-up workday (create: 201, or replace: 200)', {
           description: PAST_DAYS,
-          ...errors({ 400: 'the date is not a real date, or the kind or name is invalid', 404: 'No such company' }),
+          ...errors({ 400: 'the date is not a real date, the kind or name is invalid, or `statutory` is true for a workday', 404: 'No such company' }),
         }),
       },
     )
     .delete(
       '/:date',
-      async ({ params, actor }) => reply.ok(await calendar.remove(params.id, params.date, actor).then(() => null), 'Calendar day deleted'),
+      async ({ params, actor }) => reply.ok(await calendar.remove(params.id, params.date, actor).then(() => null), say.dayDeleted()),
       {
         permission: 'calendar:update',
         params: DayParams,
@@ -69,16 +72,45 @@ const calendarAdminController = (guard: AuthGuard, reply: Replier, calendar: Cal
         }),
       },
     )
-    .post('/import', async ({ params, body, actor }) => reply.ok(await calendar.import(params.id, body, actor), 'Calendar imported'), {
+    .post('/import', async ({ params, body, actor }) => reply.ok(await calendar.import(params.id, body, actor), say.imported()), {
       permission: 'calendar:update',
       params: CompanyParams,
       body: ImportBody,
       response: Envelope(ImportResult),
       detail: detail(`Import up to ${MAX_IMPORT_DAYS} calendar days at once: all or none`, {
         description: `Dates the company already has are replaced. ${PAST_DAYS}`,
-        ...errors({ 400: 'a date is not real or is given twice, a kind or name is invalid, or there are too many days; nothing is imported', 404: 'No such company' }),
+        ...errors({
+          400: 'a date is not real or is given twice, a kind or name is invalid, `statutory` is true for a workday, or there are too many days; nothing is imported',
+          404: 'No such company',
+        }),
       }),
     })
+    .post(
+      '/apply-preset',
+      async ({ params, body, actor }) => reply.ok(await calendar.applyPreset(params.id, body, actor), say.presetApplied()),
+      {
+        permission: 'calendar:update',
+        params: CompanyParams,
+        body: ApplyPresetBody,
+        response: Envelope(ImportResult),
+        detail: detail('Apply a holiday preset (e.g. China’s official arrangement of a year): all or none', {
+          description: `The preset’s days are imported as by POST …/calendar/import, in one change with one audit entry: dates the company already has are replaced, other dates stay. ${PAST_DAYS}`,
+          ...errors({ 404: 'No such company, or no preset with that id (GET /api/v1/admin/calendar-presets lists them)' }),
+        }),
+      },
+    )
+
+/** The holiday presets shipped with the release (CONTRACT §24). */
+const presetsController = (guard: AuthGuard, reply: Replier, calendar: CalendarService) =>
+  new Elysia({ name: 'calendar-presets', prefix: '/api/v1/admin/calendar-presets' }).use(guard).get('', () => reply.ok(calendar.presets()), {
+    permission: 'calendar:read',
+    response: Envelope(PresetList),
+    detail: detail('The holiday presets shipped with the release, each with its days', {
+      description:
+        'Each preset copies an official notice (named in `source`): every day off (`holiday`, with `statutory` on the statutory public holidays) and every make-up workday. ' +
+        'POST /api/v1/admin/companies/{id}/calendar/apply-preset imports one into a company’s calendar.',
+    }),
+  })
 
 /** The caller's month, date by date (CONTRACT §8). */
 const monthController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, calendar: CalendarService) =>
@@ -101,4 +133,7 @@ const monthController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier,
 
 /** The work calendar's routes: companies' calendars for administrators, the month for employees. */
 export const calendarController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, calendar: CalendarService) =>
-  new Elysia({ name: 'calendar-routes' }).use(calendarAdminController(guard, reply, calendar)).use(monthController(guard, locale, reply, calendar))
+  new Elysia({ name: 'calendar-routes' })
+    .use(calendarAdminController(guard, reply, calendar))
+    .use(presetsController(guard, reply, calendar))
+    .use(monthController(guard, locale, reply, calendar))

@@ -1,22 +1,27 @@
 import { t } from 'elysia'
 import { DateString, PositiveInt, Text, Timestamp } from '../../http/models'
+import { rules } from './messages'
 
 /** The most days one import may carry: a year of every date, with room to spare. */
 export const MAX_IMPORT_DAYS = 400
 
-const DayDate = (field: string) => t.String({ ...DateString, examples: ['2024-10-01'], error: `${field} must be a date written YYYY-MM-DD` })
+const DayDate = (field: string) => t.String({ ...DateString, examples: ['2024-10-01'], error: rules.date(field) })
 
 /** A literal union (not t.UnionEnum, which Elysia 1.4 gives its first value as a default). */
 const Kind = t.Union([t.Literal('holiday'), t.Literal('workday')], {
   description: '`holiday`: a day off (e.g. a public holiday); `workday`: a working day on a weekly day off (e.g. a make-up day)',
-  error: 'must be "holiday" or "workday"',
+  error: rules.kind,
 })
+
+const STATUTORY =
+  'a statutory public holiday (法定节假日, paid at 300 % when worked): holidays only; a `workday` with `true` is refused. Left out: false'
 
 export const CalendarDay = t.Object({
   company_id: t.Integer(),
   date: t.String({ description: 'YYYY-MM-DD, a local date (never an instant)' }),
   kind: t.Union([t.Literal('holiday'), t.Literal('workday')]),
   name: t.String(),
+  statutory: t.Boolean({ description: 'a statutory public holiday (法定节假日); always false for a `workday`' }),
   created_at: Timestamp,
   updated_at: Timestamp,
 })
@@ -32,7 +37,7 @@ export const CalendarYearQuery = t.Object({
       maximum: 9999,
       description: 'the year to list; left out: the current year in the company’s zone',
       examples: [2024],
-      error: 'year must be a whole number from 1 to 9999',
+      error: rules.year,
     }),
   ),
 })
@@ -41,9 +46,9 @@ export type CalendarYearQuery = typeof CalendarYearQuery.static
 export const CompanyParams = t.Object({ id: PositiveInt('id') })
 export const DayParams = t.Object({ id: PositiveInt('id'), date: DayDate('date') })
 
-const dayFields = { kind: Kind, name: Text(100) }
+const dayFields = { kind: Kind, name: Text(100), statutory: t.Optional(t.Boolean({ description: STATUTORY })) }
 
-export const PutDayBody = t.Object(dayFields, { examples: [{ kind: 'holiday', name: 'National Day' }] })
+export const PutDayBody = t.Object(dayFields, { examples: [{ kind: 'holiday', name: 'National Day', statutory: true }] })
 export type PutDayInput = typeof PutDayBody.static
 
 export const ImportBody = t.Object(
@@ -52,15 +57,15 @@ export const ImportBody = t.Object(
       minItems: 1,
       maxItems: MAX_IMPORT_DAYS,
       description: `1 to ${MAX_IMPORT_DAYS} days, each date once; a date the company already has is replaced`,
-      error: `days must hold 1 to ${MAX_IMPORT_DAYS} days`,
+      error: rules.days(MAX_IMPORT_DAYS),
     }),
   },
   {
     examples: [
       {
         days: [
-          { date: '2024-10-01', kind: 'holiday', name: 'National Day' },
-          { date: '2024-10-02', kind: 'holiday', name: 'National Day' },
+          { date: '2024-10-01', kind: 'holiday', name: 'National Day', statutory: true },
+          { date: '2024-10-02', kind: 'holiday', name: 'National Day', statutory: true },
           { date: '2024-10-12', kind: 'workday', name: 'National Day make-up day' },
         ],
       },
@@ -71,13 +76,41 @@ export type ImportInput = typeof ImportBody.static
 
 export const ImportResult = t.Object({ imported: t.Integer({ description: 'days created or replaced' }) })
 
+/** A day of a preset: what the import takes, with `statutory` always given. */
+const PresetDay = t.Object({ date: t.String({ description: 'YYYY-MM-DD' }), kind: t.Union([t.Literal('holiday'), t.Literal('workday')]), name: t.String(), statutory: t.Boolean() })
+
+export const CalendarPreset = t.Object({
+  id: t.String({ description: 'what POST …/calendar/apply-preset takes as `preset_id`', examples: ['cn-2026'] }),
+  country: t.String({ description: 'ISO 3166-1 alpha-2', examples: ['CN'] }),
+  year: t.Integer(),
+  source: t.Object(
+    {
+      title: t.String(),
+      number: t.String({ description: 'the document number' }),
+      published: t.String({ description: 'YYYY-MM-DD' }),
+      url: t.String(),
+    },
+    { description: 'the official notice the days are copied from' },
+  ),
+  days: t.Array(PresetDay, { description: 'sorted by date: every day off and every make-up workday of the notice' }),
+})
+export type CalendarPreset = typeof CalendarPreset.static
+
+export const PresetList = t.Object({ presets: t.Array(CalendarPreset, { description: 'by id' }) })
+
+export const ApplyPresetBody = t.Object(
+  { preset_id: t.String({ minLength: 1, maxLength: 64, description: 'the `id` of a preset from GET /api/v1/admin/calendar-presets' }) },
+  { examples: [{ preset_id: 'cn-2026' }] },
+)
+export type ApplyPresetInput = typeof ApplyPresetBody.static
+
 export const MonthQuery = t.Object({
   month: t.Optional(
     t.String({
       pattern: '^\\d{4}-(0[1-9]|1[0-2])$',
       description: 'YYYY-MM; left out: the current month in your group’s zone',
       examples: ['2024-10'],
-      error: 'month must be a month written YYYY-MM',
+      error: rules.month,
     }),
   ),
 })

@@ -67,7 +67,7 @@ export async function upsertDays(db: Queryable, values: NewCalendarDay[]): Promi
     .values(values)
     .onConflictDoUpdate({
       target: [calendarDays.companyId, calendarDays.date],
-      set: { kind: sql`excluded.kind`, name: sql`excluded.name`, updatedAt: sql`excluded.updated_at` },
+      set: { kind: sql`excluded.kind`, name: sql`excluded.name`, statutory: sql`excluded.statutory`, updatedAt: sql`excluded.updated_at` },
     })
     .returning()
 }

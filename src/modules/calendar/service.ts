@@ -1,9 +1,10 @@
 import type { Locale } from '../../config'
 import type { Database, Queryable } from '../../db/client'
-import { NotFoundError, ValidationError } from '../../http/errors'
+import { type FieldError, NotFoundError, problemsMessage, ValidationError } from '../../http/errors'
 import type { Clock } from '../../lib/clock'
 import { isCalendarDate } from '../../lib/dates'
 import { addDays, localDate, weekday } from '../../lib/local-time'
+import { say as inputSay } from '../../lib/input-messages'
 import { statusText } from '../../lib/status-text'
 import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
@@ -13,7 +14,9 @@ import { policyOf, ruleFor } from '../attendance/records'
 import type { RuleCache } from '../attendance/setup-repository'
 import { findCompany } from '../companies/repository'
 import type { Principal } from '../rbac/access'
+import { say } from './messages'
 import type {
+  ApplyPresetInput,
   CalendarDayResponse,
   CalendarYearQuery,
   CalendarYearResponse,
@@ -23,6 +26,7 @@ import type {
   MonthQuery,
   PutDayInput,
 } from './model'
+import { PRESETS, presetById } from './presets'
 import * as repo from './repository'
 import type { DayKind } from './work-days'
 
@@ -39,6 +43,7 @@ export function toDayResponse(row: repo.CalendarDayRow): CalendarDayResponse {
     date: row.date,
     kind: row.kind,
     name: row.name,
+    statutory: row.statutory,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   }
@@ -46,8 +51,30 @@ export function toDayResponse(row: repo.CalendarDayRow): CalendarDayResponse {
 
 /** A date with the YYYY-MM-DD shape that is no real day (2024-02-30) → 400 naming the field. */
 function realDate(field: string, value: string): string {
-  if (!isCalendarDate(value)) throw new ValidationError(`${field} "${value}" is not a real date`, [{ field, message: `"${value}" is not a real date` }])
+  if (!isCalendarDate(value)) throw new ValidationError(say.notRealDate({ field, value }), [{ field, message: say.notRealDateField({ value }) }])
   return value
+}
+
+/** `statutory` is for holidays only (the database's CHECK says so too): a workday with `true` is a 400 naming the field. */
+const statutoryProblem = (field: string, day: { kind: DayKind; statutory?: boolean }): FieldError | null =>
+  day.statutory === true && day.kind !== 'holiday' ? { field, message: say.statutoryOnlyHoliday() } : null
+
+/** The days of an import, checked: every date real and given once, every name not blank, `statutory` on holidays only. */
+function checkedDays(input: ImportInput['days']) {
+  const problems: FieldError[] = []
+  const seen = new Map<string, number>()
+  const days = input.map((day, index) => {
+    if (!isCalendarDate(day.date)) problems.push({ field: `days[${index}].date`, message: say.notRealDateField({ value: day.date }) })
+    else if (seen.has(day.date)) problems.push({ field: `days[${index}].date`, message: say.givenTwice({ date: day.date, index: seen.get(day.date)! }) })
+    seen.set(day.date, seen.get(day.date) ?? index)
+    const name = day.name.trim()
+    if (name === '') problems.push({ field: `days[${index}].name`, message: inputSay.notBlank() })
+    const statutory = statutoryProblem(`days[${index}].statutory`, day)
+    if (statutory) problems.push(statutory)
+    return { date: day.date, kind: day.kind, name, statutory: day.statutory ?? false }
+  })
+  if (problems.length > 0) throw new ValidationError(say.nothingImported({ problems: problemsMessage(problems) }), problems)
+  return days
 }
 
 /**
@@ -63,7 +90,7 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
 
   const companyOrThrow = async (tx: Queryable, id: number) => {
     const company = await findCompany(tx, id)
-    if (!company) throw new NotFoundError(`Company ${id} does not exist`)
+    if (!company) throw new NotFoundError(say.noCompany({ id }))
     return company
   }
 
@@ -88,6 +115,39 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
   const withDeleted = <T extends object>(after: T, deleted: Awaited<ReturnType<typeof applyToPast>>) =>
     deleted.length > 0 ? { ...after, deleted_absent_records: deleted } : after
 
+  /**
+   * Creates or replaces `days` (checked) in one transaction: the past dates' absences and
+   * day-close marks as `applyToPast` says, and one audit entry naming the days before and after.
+   */
+  const importDays = async (
+    companyId: number,
+    days: ReturnType<typeof checkedDays>,
+    actor: Actor,
+    audit: { action: 'calendar.import' | 'calendar.apply_preset'; preset?: string },
+  ): Promise<{ imported: number }> => {
+    const now = clock.now()
+    return database.write(async (tx) => {
+      await companyOrThrow(tx, companyId)
+      const dates = new Set(days.map((day) => day.date))
+      const sorted = [...dates].sort()
+      const before = await repo.daysBetween(tx, companyId, sorted[0], sorted[sorted.length - 1])
+      const rows = await repo.upsertDays(
+        tx,
+        days.map((day) => ({ companyId, ...day, createdAt: now, updatedAt: now })),
+      )
+      const deleted = await applyToPast(tx, companyId, days)
+      const after = { days: rows.map(toDayResponse).sort((a, b) => a.date.localeCompare(b.date)) }
+      await recordAudit(tx, actor, now, {
+        action: audit.action,
+        resource: 'company_calendar',
+        resourceId: companyId,
+        before: { days: before.filter((row) => dates.has(row.date)).map(toDayResponse) },
+        after: withDeleted(audit.preset === undefined ? after : { preset_id: audit.preset, ...after }, deleted),
+      })
+      return { imported: rows.length }
+    })
+  }
+
   return {
     async list(companyId: number, query: CalendarYearQuery): Promise<CalendarYearResponse> {
       const company = await companyOrThrow(db, companyId)
@@ -100,11 +160,13 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
     async put(companyId: number, date: string, input: PutDayInput, actor: Actor): Promise<{ day: CalendarDayResponse; created: boolean }> {
       realDate('date', date)
       const name = requiredText(input.name, 'name')
+      const statutory = statutoryProblem('statutory', input)
+      if (statutory) throw ValidationError.of([statutory])
       const now = clock.now()
       return database.write(async (tx) => {
         await companyOrThrow(tx, companyId)
         const before = await repo.findDay(tx, companyId, date)
-        const [row] = await repo.upsertDays(tx, [{ companyId, date, kind: input.kind, name, createdAt: now, updatedAt: now }])
+        const [row] = await repo.upsertDays(tx, [{ companyId, date, kind: input.kind, name, statutory: input.statutory ?? false, createdAt: now, updatedAt: now }])
         const day = toDayResponse(row)
         const deleted = await applyToPast(tx, companyId, [{ date, kind: input.kind }])
         await recordAudit(tx, actor, now, {
@@ -125,7 +187,7 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
         await companyOrThrow(tx, companyId)
         const before = await repo.findDay(tx, companyId, date)
         if (!before || !(await repo.deleteDay(tx, companyId, date)))
-          throw new NotFoundError(`Company ${companyId} has no calendar day on ${date}`)
+          throw new NotFoundError(say.noDay({ id: companyId, date }))
         await applyToPast(tx, companyId, [{ date, kind: null }])
         await recordAudit(tx, actor, now, {
           action: 'calendar_day.delete',
@@ -136,39 +198,19 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
       })
     },
 
-    /** All the days or none: every date real and given once, every name not blank; existing dates are replaced. */
+    /** All the days or none (`checkedDays`); existing dates are replaced. */
     async import(companyId: number, input: ImportInput, actor: Actor): Promise<{ imported: number }> {
-      const problems: { field: string; message: string }[] = []
-      const seen = new Map<string, number>()
-      const days = input.days.map((day, index) => {
-        if (!isCalendarDate(day.date)) problems.push({ field: `days[${index}].date`, message: `"${day.date}" is not a real date` })
-        else if (seen.has(day.date)) problems.push({ field: `days[${index}].date`, message: `${day.date} is also days[${seen.get(day.date)}]` })
-        seen.set(day.date, seen.get(day.date) ?? index)
-        const name = day.name.trim()
-        if (name === '') problems.push({ field: `days[${index}].name`, message: 'must not be blank' })
-        return { date: day.date, kind: day.kind, name }
-      })
-      if (problems.length > 0)
-        throw new ValidationError(`Nothing was imported: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems)
-      const now = clock.now()
-      return database.write(async (tx) => {
-        await companyOrThrow(tx, companyId)
-        const dates = days.map((day) => day.date).sort()
-        const before = await repo.daysBetween(tx, companyId, dates[0], dates[dates.length - 1])
-        const rows = await repo.upsertDays(
-          tx,
-          days.map((day) => ({ companyId, ...day, createdAt: now, updatedAt: now })),
-        )
-        const deleted = await applyToPast(tx, companyId, days)
-        await recordAudit(tx, actor, now, {
-          action: 'calendar.import',
-          resource: 'company_calendar',
-          resourceId: companyId,
-          before: { days: before.filter((row) => seen.has(row.date)).map(toDayResponse) },
-          after: withDeleted({ days: rows.map(toDayResponse).sort((a, b) => a.date.localeCompare(b.date)) }, deleted),
-        })
-        return { imported: rows.length }
-      })
+      return importDays(companyId, checkedDays(input.days), actor, { action: 'calendar.import' })
+    },
+
+    /** The presets shipped with the release (CONTRACT §24). */
+    presets: () => ({ presets: [...PRESETS] }),
+
+    /** A preset's days imported as `import` does, in one transaction with one audit entry; an unknown id → 404. */
+    async applyPreset(companyId: number, input: ApplyPresetInput, actor: Actor): Promise<{ imported: number }> {
+      const preset = presetById(input.preset_id)
+      if (!preset) throw new NotFoundError(say.noPreset({ id: input.preset_id }))
+      return importDays(companyId, checkedDays(preset.days), actor, { action: 'calendar.apply_preset', preset: preset.id })
     },
 
     /**

@@ -1,25 +1,21 @@
-import { Alert, Badge, Button, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
-import { useForm } from '@mantine/form'
+import { ActionIcon, Badge, Button, Group, NumberInput, Select, Stack, Text, Title } from '@mantine/core'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, unwrap } from '../../../api'
 import { DataTable } from '../../../components/DataTable'
-import { applyApiErrors } from '../../../components/form-errors'
 import { can, useMe } from '../../../components/me'
 import { notifyFailed, notifySaved } from '../../../components/notify'
 import { useT } from '../../../i18n'
-import { DATE, required } from './rules'
-import { DateField } from './DateField'
+import type { Day } from './calendar/lines'
+import { PasteImport } from './calendar/PasteImport'
+import { PresetPicker } from './calendar/PresetPicker'
+import { RangeForm } from './calendar/RangeForm'
+import { useCalendarWords } from './calendar/words'
 import { usePeopleWords } from './words'
 
 const CALENDAR_KEY = ['admin', 'calendar'] as const
 
-type Kind = 'holiday' | 'workday'
-interface DayValues {
-  date: string | null
-  kind: Kind
-  name: string
-}
+const isYear = (value: number) => Number.isInteger(value) && value >= 1000 && value <= 9999
 
 interface Props {
   companies: { value: string; label: string }[]
@@ -27,55 +23,52 @@ interface Props {
   onCompany: (company: string | null) => void
 }
 
-/** A company's work calendar (CONTRACT §8): the holidays and make-up work days of one year, added and removed. */
+/**
+ * A company's work calendar (CONTRACT §8, §24): the holidays and make-up work days of one year,
+ * added a range at a time, pasted as a list, or from a preset, and removed. The year box drives the
+ * list: the list is always that year's, and a save into another year moves both to it.
+ */
 export function CompanyCalendar({ companies, company, onCompany }: Props) {
   const t = useT()
   const w = usePeopleWords()
   const c = w.companies.calendar
+  const b = useCalendarWords()
   const me = useMe().data
   const queryClient = useQueryClient()
   const [year, setYear] = useState<number>(new Date().getFullYear())
-  const [problem, setProblem] = useState<string | null>(null)
+  /** what the year box shows while it is typed in; the list follows once it is a whole year */
+  const [yearText, setYearText] = useState<string | number>(year)
+  const [pasting, setPasting] = useState(false)
+  const [choosingPreset, setChoosingPreset] = useState(false)
   const id = company ? Number(company) : null
   const companyName = companies.find((option) => option.value === company)?.label ?? ''
-  const validYear = Number.isInteger(year) && year >= 1 && year <= 9999
 
+  const showYear = (next: number) => {
+    setYear(next)
+    setYearText(next)
+  }
   const days = useQuery({
     queryKey: [...CALENDAR_KEY, id, year],
     queryFn: () => unwrap(api.admin.companies({ id: id! }).calendar.get({ query: { year } })),
-    enabled: id !== null && validYear,
+    enabled: id !== null,
   })
-  const form = useForm<DayValues>({
-    initialValues: { date: null, kind: 'holiday', name: '' },
-    validate: {
-      date: (value) => (value && DATE.test(value) ? null : w.shared.badDate),
-      name: required(w.shared, 100),
-    },
-  })
-  const add = useMutation({
-    mutationFn: (values: DayValues) => unwrap(api.admin.companies({ id: id! }).calendar({ date: values.date! }).put({ kind: values.kind, name: values.name.trim() })),
-    onSuccess: (day) => {
-      notifySaved(c.added)
-      form.setFieldValue('date', null)
-      form.setFieldValue('name', '')
-      const dayYear = Number(day.date.slice(0, 4))
-      if (dayYear !== year) setYear(dayYear)
-      void queryClient.invalidateQueries({ queryKey: [...CALENDAR_KEY, id] })
-    },
-    onError: (error) => setProblem(applyApiErrors(form, error, ['date', 'kind', 'name'])),
-  })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: [...CALENDAR_KEY, id] })
+  /** After days were saved: the list stays on its year when it holds one of them, else moves (with the box) to the first one's. */
+  const saved = (written: Day[]) => {
+    const years = [...new Set(written.map((day) => Number(day.date.slice(0, 4))))].sort()
+    const shown = years.includes(year) ? year : (years[0] ?? year)
+    showYear(shown)
+    notifySaved(b.savedIn(written.length, shown))
+    void refresh()
+  }
   const remove = useMutation({
     mutationFn: (date: string) => unwrap(api.admin.companies({ id: id! }).calendar({ date }).delete()),
     onSuccess: () => {
       notifySaved(c.removed)
-      void queryClient.invalidateQueries({ queryKey: [...CALENDAR_KEY, id] })
+      void refresh()
     },
     onError: (error) => notifyFailed(error),
   })
-  const kinds = [
-    { value: 'holiday', label: c.holiday },
-    { value: 'workday', label: c.workday },
-  ]
   const mayUpdate = can(me, 'calendar:update')
 
   return (
@@ -88,42 +81,59 @@ export function CompanyCalendar({ companies, company, onCompany }: Props) {
       </Text>
       <Group align="flex-end">
         <Select label={c.company} data={companies} value={company} onChange={onCompany} searchable w={240} />
-        <NumberInput label={c.year} value={year} onChange={(value) => setYear(Number(value))} min={1} max={9999} allowDecimal={false} w={120} />
+        <Group gap={4} align="flex-end">
+          <ActionIcon variant="default" size="lg" aria-label={b.year.previous} onClick={() => showYear(Math.max(year - 1, 1000))}>
+            ‹
+          </ActionIcon>
+          <NumberInput
+            label={c.year}
+            value={yearText}
+            onChange={(value) => {
+              setYearText(value)
+              if (isYear(Number(value))) setYear(Number(value))
+            }}
+            onBlur={() => setYearText(year)}
+            min={1000}
+            max={9999}
+            allowDecimal={false}
+            allowNegative={false}
+            clampBehavior="none"
+            hideControls
+            w={96}
+          />
+          <ActionIcon variant="default" size="lg" aria-label={b.year.next} onClick={() => showYear(Math.min(year + 1, 9999))}>
+            ›
+          </ActionIcon>
+        </Group>
       </Group>
       {id === null ? (
         <Text>{c.pickCompany}</Text>
       ) : (
         <>
           {mayUpdate && (
-            <form
-              noValidate
-              onSubmit={form.onSubmit((values) => {
-                setProblem(null)
-                add.mutate(values)
-              })}
-            >
-              <Stack gap="xs">
-                <Text fw={600} size="sm">
-                  {c.addTitle}
-                </Text>
-                <SimpleGrid cols={{ base: 1, sm: 4 }} style={{ alignItems: 'end' }}>
-                  <DateField label={c.date} withAsterisk {...form.getInputProps('date')} />
-                  <Select label={c.kind} data={kinds} allowDeselect={false} {...form.getInputProps('kind')} />
-                  <TextInput label={c.dayName} withAsterisk {...form.getInputProps('name')} />
-                  <Button type="submit" loading={add.isPending}>
-                    {c.add}
-                  </Button>
-                </SimpleGrid>
-                <Text size="xs" c="dimmed">
-                  {c.replaceNote}
-                </Text>
-                {problem && (
-                  <Alert color="red" role="alert">
-                    {problem}
-                  </Alert>
-                )}
-              </Stack>
-            </form>
+            <>
+              <RangeForm companyId={id} onSaved={saved} />
+              <Group gap="xs">
+                <Button variant="default" onClick={() => setPasting(true)}>
+                  {b.paste.open}
+                </Button>
+                <Button variant="default" onClick={() => setChoosingPreset(true)}>
+                  {b.preset.open}
+                </Button>
+              </Group>
+              <PasteImport opened={pasting} onClose={() => setPasting(false)} companyId={id} onSaved={saved} />
+              <PresetPicker
+                opened={choosingPreset}
+                onClose={() => setChoosingPreset(false)}
+                companyId={id}
+                companyName={companyName}
+                onApplied={(applied) => {
+                  showYear(applied.year)
+                  notifySaved(b.preset.applied(applied.days, applied.year))
+                  void refresh()
+                }}
+              />
+            </>
           )}
           <DataTable
             label={c.table(companyName, year)}
@@ -142,6 +152,7 @@ export function CompanyCalendar({ companies, company, onCompany }: Props) {
                 ),
               },
               { header: c.dayName, cell: (day) => day.name },
+              { header: b.statutoryColumn, cell: (day) => (day.statutory ? t.common.yes : '') },
               {
                 header: t.common.actions,
                 cell: (day) =>

@@ -1,0 +1,62 @@
+import type { calendar as en } from '../en/calendar'
+
+/** 公司日历的批量节假日用语：日期范围、粘贴列表、预设、显示的年份。 */
+export const calendar: typeof en = {
+  year: {
+    previous: '上一年',
+    next: '下一年',
+  },
+  statutory: '法定节假日',
+  statutoryHelp: '加班按 300% 计薪',
+  statutoryColumn: '法定',
+  savedIn: (days: number, year: number) => `已保存 ${days} 天；正在显示 ${year} 年`,
+  range: {
+    title: '添加节假日或调休上班日',
+    from: '开始日期',
+    to: '结束日期',
+    beforeFrom: '不能早于开始日期',
+    tooMany: (max: number) => `一次最多 ${max} 天`,
+    add: (days: number) => `添加 ${days} 天`,
+    note: '只添加一天时“结束日期”留空。范围内的每一天都使用此类型和名称；日历中已有的日期将被替换。',
+  },
+  paste: {
+    open: '粘贴或导入列表',
+    title: '粘贴或导入日历日期',
+    help: '每行一天：日期,类型,名称,法定 —— 类型为 holiday（节假日）或 workday（调休上班日），法定（是或否）可省略；也可只写 日期,名称，表示节假日。以“date”开头的第一行视为表头。字段之间用逗号或制表符分隔。',
+    text: '日期列表，每行一天',
+    file: '或读取 CSV 文件',
+    preview: (lines: number, problems: number) =>
+      problems === 0 ? `共 ${lines} 行，全部正确。确认之前不会保存任何内容。` : `共 ${lines} 行，其中 ${problems} 行有问题，请先改正。确认之前不会保存任何内容。`,
+    table: '待保存日期预览',
+    line: '行',
+    check: '检查',
+    correct: '正确',
+    save: (days: number) => `保存 ${days} 天`,
+    empty: '在上方粘贴或读取文件后，保存前会在这里显示。',
+    problems: {
+      fields: '请写成 日期,类型,名称[,法定] 或 日期,名称',
+      date: '日期不是 YYYY-MM-DD 格式',
+      unrealDate: '没有这一天',
+      kind: '类型必须是 holiday 或 workday',
+      name: '缺少名称',
+      longName: '名称超过 100 个字符',
+      statutory: '法定一栏必须是“是”或“否”',
+      statutoryWorkday: '只有节假日才能设为法定节假日',
+      repeated: (line: number) => `与第 ${line} 行日期相同`,
+      tooMany: (max: number) => `超过 ${max} 天，请分批保存`,
+    },
+  },
+  preset: {
+    open: '应用预设',
+    title: '应用节假日预设',
+    choose: '预设',
+    option: (country: string, year: number) => `${country} ${year} 年`,
+    countries: { CN: '中国' },
+    source: '依据',
+    published: (date: string) => `发布于 ${date}`,
+    counts: (holidays: number, statutory: number, workdays: number) => `放假 ${holidays} 天（其中法定节假日 ${statutory} 天），调休上班 ${workdays} 天`,
+    note: (company: string) => `预设中的每一天将一次性保存到${company}的日历中：已有的日期将被替换，其他日期保留，已过去的节假日上记录的缺勤将被删除。`,
+    apply: '应用预设',
+    applied: (days: number, year: number) => `已应用预设：${days} 天；正在显示 ${year} 年`,
+  },
+}
