@@ -37,7 +37,7 @@ function refresh(): Promise<boolean> {
     try {
       const response = await fetch('/api/v1/auth/refresh', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'accept-language': language() },
         body: JSON.stringify({ refresh_token: tokens.refresh_token }),
       })
       if (!response.ok) return false

@@ -13,10 +13,12 @@ type Early = Partial<Record<'me' | 'today' | 'rule', Promise<Response>>>
 try {
   const tokens = JSON.parse(localStorage.getItem('workforce.session') ?? 'null') as { access_token?: unknown } | null
   if (tokens && typeof tokens.access_token === 'string') {
+    // the language the console will pick (i18n/index.tsx `initial`), so the answers' texts are in it: the
+    // chosen one, else the browser's first of zh and en (the API takes the first too), else English
     const chosen = localStorage.getItem('workforce.language')
     const headers = {
       authorization: `Bearer ${tokens.access_token}`,
-      'accept-language': chosen ?? navigator.languages.join(','),
+      'accept-language': chosen ?? `${navigator.languages.join(',')},en;q=0.01`,
     }
     const get = (path: string) => fetch(`/api/v1/${path}`, { headers })
     const early: Early = { me: get('auth/me') }

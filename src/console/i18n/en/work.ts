@@ -286,6 +286,7 @@ export const work = {
     actorId: 'Actor (user id)',
     action: 'Action',
     resource: 'Resource',
+    target: 'Target',
     from: 'From',
     to: 'To',
     note: (zone: string) => `Times in ${zone}. From and To are whole UTC days.`,
@@ -322,5 +323,10 @@ export const work = {
     payrollTitle: 'Payroll register',
     payrollText: 'A row per salary record with every item, the totals and the net, then a row of sums.',
     downloadPayroll: 'Download payroll register',
+    layout: 'Layout',
+    sheet: 'Sheet to hand over',
+    sheetHint: 'A title, headers in the console’s language, a weekday row, a legend of the codes, holidays and rest days shaded, a totals row; prints one page wide.',
+    data: 'Data for other programs',
+    dataHint: 'One header row of field names and plain values, the same every month: for spreadsheets’ formulas, scripts and imports.',
   },
 }

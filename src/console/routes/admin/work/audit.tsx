@@ -36,7 +36,14 @@ const fetchEntries = (page: number, f: Filters) =>
       },
     }),
   )
-type Entry = Awaited<ReturnType<typeof fetchEntries>>['list'][number]
+/** An entry; `action_text` and `target_text` (the action and what it acted on, in words, in the console's language) where the server gives them. */
+type Entry = Awaited<ReturnType<typeof fetchEntries>>['list'][number] & { action_text?: string | null; target_text?: string | null }
+
+const targetCode = (entry: Entry) => `${entry.resource}${entry.resource_id ? ` #${entry.resource_id}` : ''}`
+/** The action in words, else its code. */
+const actionOf = (entry: Entry) => entry.action_text || entry.action
+/** What the action acted on, in words, else the resource's code and id. */
+const targetOf = (entry: Entry) => entry.target_text || targetCode(entry)
 
 /** The audit log: who changed what and when, filtered, each change shown as a diff of its fields. */
 export default function Audit() {
@@ -91,7 +98,7 @@ export default function Audit() {
       </Text>
       <DataTable
         label={a.table}
-        rows={entries.data?.list}
+        rows={entries.data?.list as Entry[] | undefined}
         rowKey={(entry) => entry.id}
         loading={entries.isPending}
         error={entries.error}
@@ -102,8 +109,31 @@ export default function Audit() {
         columns={[
           { header: a.time, cell: (entry) => dateTimeIn(entry.created_at, zone) },
           { header: a.actor, cell: (entry) => entry.actor_username ?? (entry.actor_id ? `#${entry.actor_id}` : a.nobody) },
-          { header: a.action, cell: (entry) => <Text size="sm" ff="monospace">{entry.action}</Text> },
-          { header: a.resource, cell: (entry) => `${entry.resource}${entry.resource_id ? ` #${entry.resource_id}` : ''}` },
+          {
+            header: a.action,
+            // the code stays at hand (the Action filter takes it) as the text's tooltip
+            cell: (entry) =>
+              entry.action_text ? (
+                <Text size="sm" title={entry.action}>
+                  {entry.action_text}
+                </Text>
+              ) : (
+                <Text size="sm" ff="monospace">
+                  {entry.action}
+                </Text>
+              ),
+          },
+          {
+            header: a.target,
+            cell: (entry) =>
+              entry.target_text ? (
+                <Text size="sm" title={targetCode(entry)}>
+                  {entry.target_text}
+                </Text>
+              ) : (
+                targetCode(entry)
+              ),
+          },
           { header: a.ip, cell: (entry) => entry.ip ?? '—' },
           {
             header: a.changes,
@@ -122,7 +152,7 @@ export default function Audit() {
       />
       {open && (
         <AuditDiff
-          title={a.diffTitle(open.action, `${open.resource}${open.resource_id ? ` #${open.resource_id}` : ''}`)}
+          title={a.diffTitle(actionOf(open), targetOf(open))}
           before={open.before}
           after={open.after}
           onClose={() => setOpen(null)}
