@@ -57,6 +57,12 @@ const MAX_DAYS = 10_000
 const dayStarts = new Map<string, number>()
 
 /** ISO weekday: 1 = Monday … 7 = Sunday. */
+/** The local time of day of `instant` in `zone`, written HH:MM. */
+export function localClockTime(instant: Date, zone: string): string {
+  const minute = localMinuteOfDay(instant, zone)
+  return `${pad(Math.floor(minute / 60))}:${pad(minute % 60)}`
+}
+
 export function weekday(date: string): number {
   return new Date(dayMs(date)).getUTCDay() || 7
 }

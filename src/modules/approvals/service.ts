@@ -2,7 +2,7 @@ import type { Locale } from '../../config'
 import type { Database } from '../../db/client'
 import { NotFoundError } from '../../http/errors'
 import { pageWindow, p2Pagination, type PageWindow } from '../../http/pagination'
-import { localDate, localMinuteOfDay } from '../../lib/local-time'
+import { localClockTime, localDate } from '../../lib/local-time'
 import { render, type Message } from '../../lib/messages'
 import { requiredText } from '../../lib/text'
 import type { Actor } from '../audit/recorder'
@@ -34,9 +34,8 @@ export function correctionSummary(correction: CorrectionResponse): Message {
   const time = (iso: string | null, at: typeof say.clockIn, atOn: typeof say.clockInOn) => {
     if (iso === null) return null
     const instant = new Date(iso)
-    const minute = localMinuteOfDay(instant, correction.timezone)
     const date = localDate(instant, correction.timezone)
-    const clock = `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`
+    const clock = localClockTime(instant, correction.timezone)
     return date === correction.work_date ? at({ time: clock }) : atOn({ time: clock, date })
   }
   const clockIn = time(correction.clock_in_time, say.clockIn, say.clockInOn)

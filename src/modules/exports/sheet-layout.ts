@@ -1,5 +1,5 @@
 import type { Locale } from '../../config'
-import { localDate, localMinuteOfDay, weekday } from '../../lib/local-time'
+import { localClockTime, localDate, weekday } from '../../lib/local-time'
 import { render, type Message } from '../../lib/messages'
 import { weekdayRules } from '../attendance/records'
 import type { RuleRow } from '../attendance/setup-repository'
@@ -103,8 +103,7 @@ const monthWords = (month: string, locale: Locale) =>
 
 /** The title's parts: the company (or all), the month, and when the file was made, in the company's zone. */
 function titleValues(month: string, company: SheetCompany, now: Date, locale: Locale) {
-  const minute = localMinuteOfDay(now, company.zone)
-  const time = `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`
+  const time = localClockTime(now, company.zone)
   return {
     company: company.name ?? say.allCompanies(),
     month: monthWords(month, locale),
