@@ -8,6 +8,7 @@ import { prepare } from '../src/bootstrap'
 import { openDatabase } from '../src/db/client'
 import { CONSOLE_CSP, loadConsole } from '../src/http/console'
 import { untrustedForwarding } from '../src/http/forwarding-watch'
+import { render } from '../src/lib/messages'
 import { fixedClock } from '../src/lib/clock'
 import type { Logger } from '../src/lib/logger'
 import { writeBackup } from '../src/modules/backups/backup'
@@ -280,13 +281,17 @@ describe('X-Forwarded-For from a peer not in TRUSTED_PROXIES', () => {
       await get('/health', { 'x-forwarded-for': '203.0.113.7' })
       await get('/api/v1/public/departments', { 'x-forwarded-for': '198.51.100.2' })
       await get('/nothing', { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' })
-      const warning = untrustedForwarding('127.0.0.1')
+      const warning = render(untrustedForwarding('127.0.0.1'), 'en')
       expect(warning).toBe(
         'X-Forwarded-For arrived from 127.0.0.1, which is not in TRUSTED_PROXIES: every client behind that proxy shares its address, so sign-in throttling counts them as one. If 127.0.0.1 is your reverse proxy, add it to TRUSTED_PROXIES; until then the header is ignored',
       )
       expect(logger.warnings).toEqual([{ message: warning, fields: { peer: '127.0.0.1', trusted_proxies: [] } }])
 
       expect(await get('/health', { authorization: `Bearer ${adminToken}` })).toEqual({ status: 200, body: healthy({ warnings: [warning] }) })
+      expect(await get('/health', { authorization: `Bearer ${adminToken}`, 'accept-language': 'zh' })).toEqual({
+        status: 200,
+        body: { ...healthy({ warnings: [render(untrustedForwarding('127.0.0.1'), 'zh')] }), message: '正常' },
+      })
       // anyone else sees /health as before: anonymous, an employee, a token that is not valid
       expect(await get('/health')).toEqual({ status: 200, body: healthy() })
       expect(await get('/health', { authorization: `Bearer ${employeeToken}` })).toEqual({ status: 200, body: healthy() })

@@ -1,5 +1,7 @@
 import { normalizeAddress, trustedAddresses } from '../lib/client-address'
 import type { Logger } from '../lib/logger'
+import { type Message, render } from '../lib/messages'
+import { say } from './messages'
 
 type Server = { requestIP(request: Request): { address: string } | null } | null
 
@@ -7,7 +9,7 @@ export interface ForwardingWatch {
   /** the onRequest hook: looks at requests until the first X-Forwarded-For from a peer that is not trusted */
   inspect(context: { request: Request; server: Server }): void
   /** what an administrator should know: the warning, once one was seen */
-  warnings(): string[]
+  warnings(): Message[]
 }
 
 /**
@@ -20,7 +22,7 @@ export function watchForwarding(trustedProxies: readonly string[], logger: Logge
   const trusted = trustedAddresses(trustedProxies)
   // behind a trusted proxy every request carries the header: its peer, as the socket spells it, is looked up once
   const trustedPeers = new Set<string>()
-  let warning: string | null = null
+  let warning: Message | null = null
   return {
     inspect({ request, server }) {
       if (warning !== null || !request.headers.has('x-forwarded-for')) return
@@ -32,12 +34,10 @@ export function watchForwarding(trustedProxies: readonly string[], logger: Logge
         return
       }
       warning = untrustedForwarding(address)
-      logger.warn(warning, { peer: address, trusted_proxies: [...trusted] })
+      logger.warn(render(warning, 'en'), { peer: address, trusted_proxies: [...trusted] })
     },
     warnings: () => (warning === null ? [] : [warning]),
   }
 }
 
-export const untrustedForwarding = (peer: string) =>
-  `X-Forwarded-For arrived from ${peer}, which is not in TRUSTED_PROXIES: every client behind that proxy shares its address, ` +
-  `so sign-in throttling counts them as one. If ${peer} is your reverse proxy, add it to TRUSTED_PROXIES; until then the header is ignored`
+export const untrustedForwarding = (peer: string): Message => say.untrustedForwarding({ peer })

@@ -78,6 +78,10 @@ export const say = defineMessages('http', {
     zh: '{header} “{key}”在过去 24 小时内已用于另一个请求（方法、路径或内容不同）；新的请求请用新的键',
   },
 
+  untrustedForwarding: {
+    en: 'X-Forwarded-For arrived from {peer}, which is not in TRUSTED_PROXIES: every client behind that proxy shares its address, so sign-in throttling counts them as one. If {peer} is your reverse proxy, add it to TRUSTED_PROXIES; until then the header is ignored',
+    zh: '来自 {peer} 的请求带有 X-Forwarded-For，但 {peer} 不在 TRUSTED_PROXIES 中：该代理后面的所有客户端共用它的地址，登录限流会把它们算作同一个客户端。如果 {peer} 是您的反向代理，请把它加入 TRUSTED_PROXIES；在此之前该请求头将被忽略',
+  },
   noConsoleAsset: { en: 'No console asset {file}', zh: '没有控制台文件 {file}' },
   noDocsAsset: { en: 'No docs asset {file}', zh: '没有文档文件 {file}' },
 

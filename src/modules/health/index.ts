@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import { authenticate } from '../../http/auth'
 import { Envelope, type Replier } from '../../http/envelope'
 import type { LocalePlugin } from '../../http/locale'
-import { render } from '../../lib/messages'
+import { type Message, render } from '../../lib/messages'
 import type { TokenService } from '../auth/tokens'
 import type { AccessResolver } from '../rbac/access'
 import { ADMIN_ROLE } from '../rbac/catalogue'
@@ -53,7 +53,7 @@ export interface HealthOptions {
   tokens: TokenService
   access: AccessResolver
   /** what an administrator is shown in `warnings` */
-  warnings: () => string[]
+  warnings: () => Message[]
   /** less free space than this (bytes) where the service keeps data is `degraded`; 0: never */
   minFreeBytes: number
   /** the app's locale plugin (the language of `warnings`) */
@@ -105,7 +105,7 @@ export const healthController = (reply: Replier, probes: Probes, options: Health
           disk_min_free_bytes: options.minFreeBytes,
         },
         ...(backupAge !== undefined && { last_backup_age_seconds: backupAge }),
-        ...(administrator && { warnings: [...options.warnings(), ...verdict.warnings.map((warning) => render(warning, locale))] }),
+        ...(administrator && { warnings: [...options.warnings(), ...verdict.warnings].map((warning) => render(warning, locale)) }),
       } as const
       if (verdict.status === 'ok') return reply.ok(data, verdict.message)
       set.status = 503
