@@ -17,7 +17,7 @@ import { judgePosition } from '../../src/modules/attendance/geofence'
 import { rules, say } from '../../src/modules/attendance/messages'
 import { judgeClockIn } from '../../src/modules/attendance/policy'
 import { shiftColumns, shiftNow, shiftOfDay } from '../../src/modules/attendance/records'
-import type { RuleRow } from '../../src/modules/attendance/setup-repository'
+import type { RuleRow } from '../../src/modules/attendance/setup/repository'
 import { attendanceStart } from '../../src/modules/calendar/work-days'
 import { CLOCKED_IN, type Membership, type SameWorkDb } from './same-work-db'
 

@@ -8,7 +8,7 @@
  */
 import Database from 'libsql'
 import { createCheckpointer } from '../../src/db/checkpointer'
-import type { RuleRow } from '../../src/modules/attendance/setup-repository'
+import type { RuleRow } from '../../src/modules/attendance/setup/repository'
 
 function indexOf<C extends string>(columns: readonly C[]): Record<C, number> {
   return Object.fromEntries(columns.map((column, i) => [column, i])) as Record<C, number>
@@ -17,7 +17,7 @@ function indexOf<C extends string>(columns: readonly C[]): Record<C, number> {
 /** The caller: account, linked employee, enabled roles and their permissions (src/modules/rbac/repository.ts `findPrincipal`). */
 export const PRINCIPAL_SQL = `select "users"."id", "users"."status", "users"."token_version", "employees"."id", "roles"."name", "permissions"."name" from "users" left join "employees" on "employees"."user_id" = "users"."id" left join "user_roles" on "user_roles"."user_id" = "users"."id" left join "roles" on ("roles"."id" = "user_roles"."role_id" and "roles"."status" = ?) left join "role_permissions" on "role_permissions"."role_id" = "roles"."id" left join "permissions" on "permissions"."id" = "role_permissions"."permission_id" where "users"."id" = ?`
 
-/** The caller's employee, group, company zone and attendance start (attendance/setup-repository.ts `membershipOf`). */
+/** The caller's employee, group, company zone and attendance start (attendance/setup/repository.ts `membershipOf`). */
 export const MEMBERSHIP_SQL = `select "employees"."hire_date", "employees"."status", "attendance_groups"."id", "attendance_groups"."name", "attendance_groups"."description", "attendance_groups"."company_id", "attendance_groups"."manager_id", "attendance_groups"."timezone", "attendance_groups"."status", "attendance_groups"."created_at", "attendance_groups"."updated_at", "companies"."timezone", "companies"."attendance_starts_on" from "employees" left join "attendance_group_members" on "attendance_group_members"."employee_id" = "employees"."id" left join "attendance_groups" on "attendance_groups"."id" = "attendance_group_members"."group_id" left join "companies" on "companies"."id" = "attendance_groups"."company_id" where "employees"."id" = ? limit ?`
 
 const RULE_COLUMNS = [

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client'
 import { inBatches } from '../../db/batches'
 import { attendanceGroupMembers, attendanceGroups, attendanceRecords, employees } from '../../db/schema'
 import type { RecordRow } from '../attendance/repository'
-import { membershipColumns, withMembership, type Membership } from '../attendance/setup-repository'
+import { membershipColumns, withMembership, type Membership } from '../attendance/setup/repository'
 
 /** An employee of the board, with what their attendance context is built from (attendance/caller.ts). */
 export interface BoardEmployee extends Membership {

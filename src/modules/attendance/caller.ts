@@ -5,8 +5,8 @@ import { attendanceStart } from '../calendar/work-days'
 import { linkedEmployee, type Principal } from '../rbac/access'
 import { say } from './messages'
 import { shiftNow } from './records'
-import * as setup from './setup-repository'
-import { zoneOf } from './setup-shapes'
+import * as setup from './setup/repository'
+import { zoneOf } from './setup/shapes'
 
 /** Who is clocking or reading their attendance: the caller's employee, group, zone and enabled rules. */
 export interface CallerContext {

@@ -23,7 +23,7 @@ import {
   Summary,
 } from './model'
 import type { AttendanceService } from './service'
-import { Rule } from './setup-model'
+import { Rule } from './setup/model'
 
 /** Every route of an employee's own attendance needs the account linked to an employee record (403 otherwise). */
 const mine = (summary: string, extra: { 'x-errors'?: object; description?: string } = {}) => ({

@@ -108,7 +108,7 @@ export const say = defineMessages('attendance', {
   },
   beforeGroupCreated: { en: 'is before the group was created ({created})', zh: '早于考勤组的创建日期（{created}）' },
 
-  // rules and groups (setup-service.ts, setup-shapes.ts)
+  // rules and groups (setup/service.ts, setup/shapes.ts)
   groupMissing: { en: 'Attendance group {id} does not exist', zh: '考勤组 {id} 不存在' },
   ruleMissing: { en: 'Attendance rule {id} does not exist', zh: '考勤规则 {id} 不存在' },
   namesMissingGroup: { en: 'names attendance group {id}, which does not exist', zh: '指定的考勤组 {id} 不存在' },
@@ -134,7 +134,7 @@ export const say = defineMessages('attendance', {
   radiusRequired: { en: 'must be above 0 when location_required is true', zh: 'location_required 为 true 时必须大于 0' },
 })
 
-/** The rule texts of the models (model.ts, setup-model.ts). */
+/** The rule texts of the models (model.ts, setup/model.ts). */
 export const rules = {
   clockTime: ruleText({ en: 'must be a time HH:MM between 00:00 and 23:59', zh: '必须是 00:00 到 23:59 之间的时间（HH:MM）' }),
   workDays: ruleText({

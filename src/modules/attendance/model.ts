@@ -2,7 +2,7 @@ import { t } from 'elysia'
 import { DateString, Id, PositiveInt, Timestamp } from '../../http/models'
 import { P2Pagination, pageQuery } from '../../http/pagination'
 import { rules } from './messages'
-import { EmployeeSummary, Rule } from './setup-model'
+import { EmployeeSummary, Rule } from './setup/model'
 
 const Coordinate = (name: 'latitude' | 'longitude', limit: number) =>
   t.Number({ minimum: -limit, maximum: limit, description: `${name}, -${limit} to ${limit}`, error: rules[name] })

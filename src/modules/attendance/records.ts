@@ -9,8 +9,8 @@ import type { DayKind } from '../calendar/work-days'
 import { halfDayShift, hoursOf, ruleOfWeekday, ruleOn, shiftAt, shiftFor, type PolicyRule, type Shift } from './policy'
 import type { DayRule } from './statistics'
 import type * as repo from './repository'
-import type { RuleResponse } from './setup-model'
-import type * as setup from './setup-repository'
+import type { RuleResponse } from './setup/model'
+import type * as setup from './setup/repository'
 
 export const MAX_STATISTICS_DAYS = 366
 

@@ -5,7 +5,7 @@ import { companyOf, ruleOfRecord, type CallerContext } from '../attendance/calle
 import { closesAt, judgeRecord, type Shift } from '../attendance/policy'
 import { ruleFor, shiftColumns, shiftOfDay, shiftOfRecord } from '../attendance/records'
 import type * as attendanceRepo from '../attendance/repository'
-import type { RuleRow } from '../attendance/setup-repository'
+import type { RuleRow } from '../attendance/setup/repository'
 import { kindOnIn } from '../calendar/repository'
 import type { DayKind } from '../calendar/work-days'
 import { halfDayOff } from '../leave/repository'

@@ -1,7 +1,7 @@
 import { weekday } from '../../lib/local-time'
 import { weekdayRules } from '../attendance/records'
 import type { DayTotals } from '../attendance/repository'
-import type { RuleRow } from '../attendance/setup-repository'
+import type { RuleRow } from '../attendance/setup/repository'
 import { computeStatistics, type DayRule, type LeaveDate, type StatisticsResult } from '../attendance/statistics'
 import { countedFrom, isWorkDayFor, type CompanyCalendar } from '../calendar/work-days'
 import { datesOf } from '../leave/repository'

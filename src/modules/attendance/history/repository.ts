@@ -3,14 +3,14 @@ import type { Queryable } from '../../../db/client'
 import { inBatches } from '../../../db/batches'
 import { attendanceCorrections, attendanceRecords, employees, leaveRequests } from '../../../db/schema'
 import type { NewRecord, RecordRow } from '../repository'
-import { membershipColumns, withMembership } from '../setup-repository'
+import { membershipColumns, withMembership } from '../setup/repository'
 
 /*
  * The history import's reads, each for the whole file in a few statements (whatever its size), and
  * its one write: the records upserted by the (employee, work date) index, a batch per statement.
  */
 
-/** The employees the file names by number, with what their attendance context is built from (setup-repository `membershipOf`). */
+/** The employees the file names by number, with what their attendance context is built from (setup/repository `membershipOf`). */
 export async function employeesByNumber(db: Queryable, numbers: string[]) {
   const rows = []
   for (const batch of inBatches(numbers, 1))

@@ -1,12 +1,12 @@
 import type { SQLiteSelect } from 'drizzle-orm/sqlite-core'
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
-import type { Db, Queryable } from '../../db/client'
-import { preparedQuery } from '../../db/prepared'
-import { attendanceGroupMembers, attendanceGroups, attendanceRules, companies, employees } from '../../db/schema'
-import { containsAny } from '../../db/search'
-import type { PageWindow } from '../../http/pagination'
-import { ttlCache, type TtlCache } from '../../lib/ttl-cache'
-import { ACCESS_CACHE_TTL_MS } from '../rbac/access'
+import type { Db, Queryable } from '../../../db/client'
+import { preparedQuery } from '../../../db/prepared'
+import { attendanceGroupMembers, attendanceGroups, attendanceRules, companies, employees } from '../../../db/schema'
+import { containsAny } from '../../../db/search'
+import type { PageWindow } from '../../../http/pagination'
+import { ttlCache, type TtlCache } from '../../../lib/ttl-cache'
+import { ACCESS_CACHE_TTL_MS } from '../../rbac/access'
 
 export type RuleRow = typeof attendanceRules.$inferSelect
 export type NewRule = typeof attendanceRules.$inferInsert

@@ -1,10 +1,10 @@
 import { Elysia, t } from 'elysia'
-import type { AuthGuard } from '../../http/auth'
-import { Envelope, type Replier } from '../../http/envelope'
-import { errors } from '../../http/openapi'
-import type { LocalePlugin } from '../../http/locale'
-import { IdParams } from '../../http/models'
-import { say } from './messages'
+import type { AuthGuard } from '../../../http/auth'
+import { Envelope, type Replier } from '../../../http/envelope'
+import { errors } from '../../../http/openapi'
+import type { LocalePlugin } from '../../../http/locale'
+import { IdParams } from '../../../http/models'
+import { say } from '../messages'
 import {
   CreateGroupBody,
   CreateRuleBody,
@@ -18,8 +18,8 @@ import {
   RuleListQuery,
   UpdateGroupBody,
   UpdateRuleBody,
-} from './setup-model'
-import type { AttendanceSetupService } from './setup-service'
+} from './model'
+import type { AttendanceSetupService } from './service'
 
 const rules = (summary: string, extra: object = {}) => ({ tags: ['Attendance rules'], summary, ...extra })
 const groups = (summary: string, extra: object = {}) => ({ tags: ['Attendance groups'], summary, ...extra })

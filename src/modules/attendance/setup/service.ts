@@ -1,16 +1,16 @@
 import { eq } from 'drizzle-orm'
-import type { Locale } from '../../config'
-import type { Database, Queryable, Tx } from '../../db/client'
-import { companies, employees } from '../../db/schema'
-import { ForbiddenError, NotFoundError } from '../../http/errors'
-import { pageWindow, p2Pagination } from '../../http/pagination'
-import type { Clock } from '../../lib/clock'
-import { requiredText } from '../../lib/text'
-import { timeZoneField } from '../../lib/timezone'
-import type { Principal } from '../rbac/access'
-import { keepOwnApprover, linkedEmployeeNow, MANAGE_APPROVALS, requireDeciderChoice } from '../rbac/own-matters'
-import { allows } from '../rbac/ability'
-import { recordAudit, type Actor } from '../audit/recorder'
+import type { Locale } from '../../../config'
+import type { Database, Queryable, Tx } from '../../../db/client'
+import { companies, employees } from '../../../db/schema'
+import { ForbiddenError, NotFoundError } from '../../../http/errors'
+import { pageWindow, p2Pagination } from '../../../http/pagination'
+import type { Clock } from '../../../lib/clock'
+import { requiredText } from '../../../lib/text'
+import { timeZoneField } from '../../../lib/timezone'
+import type { Principal } from '../../rbac/access'
+import { keepOwnApprover, linkedEmployeeNow, MANAGE_APPROVALS, requireDeciderChoice } from '../../rbac/own-matters'
+import { allows } from '../../rbac/ability'
+import { recordAudit, type Actor } from '../../audit/recorder'
 import type {
   CreateGroupInput,
   CreateRuleInput,
@@ -20,11 +20,11 @@ import type {
   RuleResponse,
   UpdateGroupInput,
   UpdateRuleInput,
-} from './setup-model'
-import * as repo from './setup-repository'
-import type { RuleCache } from './setup-repository'
-import { say } from './messages'
-import { checkRule, refuse, ruleValues, toGroupResponse, toRuleResponse, withoutUndefined, type Problem } from './setup-shapes'
+} from './model'
+import * as repo from './repository'
+import type { RuleCache } from './repository'
+import { say } from '../messages'
+import { checkRule, refuse, ruleValues, toGroupResponse, toRuleResponse, withoutUndefined, type Problem } from './shapes'
 
 async function exists(db: Queryable, table: typeof companies | typeof employees, id: number): Promise<boolean> {
   return (await db.select({ id: table.id }).from(table).where(eq(table.id, id)).limit(1)).length > 0

@@ -1,7 +1,7 @@
 import { t } from 'elysia'
-import { Id, Int, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../http/models'
-import { P2Pagination, pageQuery } from '../../http/pagination'
-import { rules, sortRule } from './messages'
+import { Id, Int, PositiveInt, Status, StatusFilter, Text, Timestamp } from '../../../http/models'
+import { P2Pagination, pageQuery } from '../../../http/pagination'
+import { rules, sortRule } from '../messages'
 
 const ClockTime = t.String({
   pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',

@@ -1,10 +1,10 @@
-import type { Locale } from '../../config'
-import { ValidationError, type FieldError } from '../../http/errors'
-import { statusText } from '../../lib/status-text'
-import { requiredText } from '../../lib/text'
-import { say } from './messages'
-import type { CreateRuleInput, GroupResponse, RuleResponse } from './setup-model'
-import type * as repo from './setup-repository'
+import type { Locale } from '../../../config'
+import { ValidationError, type FieldError } from '../../../http/errors'
+import { statusText } from '../../../lib/status-text'
+import { requiredText } from '../../../lib/text'
+import { say } from '../messages'
+import type { CreateRuleInput, GroupResponse, RuleResponse } from './model'
+import type * as repo from './repository'
 
 export type Problem = FieldError
 
