@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
 import { auditLogs, employees, leaveRequests } from '../src/db/schema'
-import { errorBody, invalidBody, login, loginAdmin, makeUser, req, startApp, type TestApp } from './helpers'
+import { errorBody, invalidBody, leaveNamed, login, loginAdmin, makeUser, req, startApp, type TestApp } from './helpers'
 
 /*
  * CONTRACT §10, approvals of leave: who decides (the employee's manager, else their attendance
@@ -177,14 +177,14 @@ describe('deciding', () => {
     // history: status=approved lists it; deciding it again → 409
     expect((await inbox('mia', '?status=approved')).body.data.items).toEqual([item(approved, 'Annual leave, 2024-03-18 – 2024-03-20 (3 days)')])
     expect((await as('mia', 'POST', `/api/v1/approvals/leave/${requests.ann1.id}/reject`, { note: 'No' })).body).toEqual(
-      failure(409, `Leave request ${requests.ann1.id} is approved, not pending: it cannot be rejected`),
+      failure(409, `${leaveNamed(requests.ann1)} is approved, not pending: it cannot be rejected`),
     )
     const again = await req(t.app, 'POST', `/api/v1/approvals/leave/${requests.ann1.id}/reject`, {
       token: tokens.mia,
       headers: { 'accept-language': 'zh' },
       body: { note: 'No' },
     })
-    expect(again.body).toEqual(failure(409, `请假申请 ${requests.ann1.id} 的状态为“已批准”，不是待审批：无法驳回`))
+    expect(again.body).toEqual(failure(409, 'ann的“Annual leave”请假申请（2024-03-18 至 2024-03-20）的状态为“已批准”，不是待审批：无法驳回'))
     expect((await inbox('mia')).body.data.items.map((i: { id: number }) => i.id)).toEqual([requests.ada1.id, requests.ann2.id])
   })
 
@@ -219,7 +219,7 @@ describe('deciding', () => {
 
   test('approvals:manage decides anyone’s request; nobody decides their own, the administrator neither', async () => {
     const own = await as('admin', 'POST', `/api/v1/approvals/leave/${requests.ada1.id}/approve`, {})
-    expect(own.body).toEqual(failure(403, `Leave request ${requests.ada1.id} is your own: nobody decides their own request`))
+    expect(own.body).toEqual(failure(403, `${leaveNamed(requests.ada1)} is your own: nobody decides their own request`))
     expect((await rowOf(requests.ada1.id)).status).toBe('pending')
     // mia has no approver but hr
     expect((await as('mia', 'POST', `/api/v1/approvals/leave/${requests.mia1.id}/approve`, {})).status).toBe(403)

@@ -3,6 +3,9 @@ import { and, eq } from 'drizzle-orm'
 import { attendanceCorrections, attendanceRecords, auditLogs, users } from '../src/db/schema'
 import { errorBody, invalidBody, login, loginAdmin, makeUser, req, startApp, tableRows, type TestApp } from './helpers'
 
+/** A correction as its messages name it: whose, of which date. */
+const named = (c: Json) => `${(c.employee as { name: string }).name}'s correction of ${c.work_date}`
+
 /*
  * CONTRACT §11 (with §10 for the decisions): corrections of clock times, recomputed on approval by
  * the clock policy; the administrator's direct edit; overtime on the records and in statistics.
@@ -408,13 +411,13 @@ describe('recomputation on approval', () => {
       { actor: userIds.mia, before: pending, after: result },
     ])
     // deciding it again → 409, cancelling it → 409
-    expect((await decide('mia', 'approve', pending.id)).body).toEqual(failure(409, `Correction ${pending.id} is approved, not pending: it cannot be approved`))
+    expect((await decide('mia', 'approve', pending.id)).body).toEqual(failure(409, `${named(pending)} is approved, not pending: it cannot be approved`))
     expect((await decide('hr', 'reject', pending.id, { note: 'Too late' })).body).toEqual(
-      failure(409, `Correction ${pending.id} is approved, not pending: it cannot be rejected`),
+      failure(409, `${named(pending)} is approved, not pending: it cannot be rejected`),
     )
     expect(await recordOf(row.who, row.date)).toEqual(after)
     expect((await as(row.who, 'POST', `/api/v1/attendance/corrections/${pending.id}/cancel`)).body).toEqual(
-      failure(409, `Correction ${pending.id} is approved; only a pending one can be cancelled`),
+      failure(409, `${named(pending)} is approved; only a pending one can be cancelled`),
     )
     tick()
   })
@@ -555,8 +558,8 @@ describe('deciding: rejection and who decides', () => {
     expect(await auditOf('attendance_correction.approve', made.id)).toEqual([])
 
     tick()
-    expect((await decide('mia', 'approve', made.id)).body).toEqual(failure(409, `Correction ${made.id} is rejected, not pending: it cannot be approved`))
-    expect((await decide('mia', 'reject', made.id, { note: 'Again' })).body).toEqual(failure(409, `Correction ${made.id} is rejected, not pending: it cannot be rejected`))
+    expect((await decide('mia', 'approve', made.id)).body).toEqual(failure(409, `${named(made)} is rejected, not pending: it cannot be approved`))
+    expect((await decide('mia', 'reject', made.id, { note: 'Again' })).body).toEqual(failure(409, `${named(made)} is rejected, not pending: it cannot be rejected`))
     expect(await rawRecord(record.id)).toEqual(raw)
   })
 
@@ -564,8 +567,8 @@ describe('deciding: rejection and who decides', () => {
     const made = await ask('ann', '2024-03-12', { clock_in_time: instant('2024-03-12T08:40') })
     const record = (await recordOf('ann', '2024-03-12'))!
     const raw = await rawRecord(record.id)
-    expect((await decide('ann', 'approve', made.id)).body).toEqual(failure(403, `Correction ${made.id} is your own: nobody decides their own request`))
-    expect((await decide('ann', 'reject', made.id, { note: 'No' })).body).toEqual(failure(403, `Correction ${made.id} is your own: nobody decides their own request`))
+    expect((await decide('ann', 'approve', made.id)).body).toEqual(failure(403, `${named(made)} is your own: nobody decides their own request`))
+    expect((await decide('ann', 'reject', made.id, { note: 'No' })).body).toEqual(failure(403, `${named(made)} is your own: nobody decides their own request`))
     // to anyone but its approver and holders of approvals:manage it does not exist (CONTRACT §15)
     expect((await decide('ben', 'approve', made.id)).body).toEqual(failure(404, `Correction ${made.id} does not exist`))
     expect((await decide('ned', 'reject', made.id, { note: 'No' })).status).toBe(404)
@@ -611,7 +614,7 @@ describe('deciding: rejection and who decides', () => {
     // ada is the administrator's employee record: it holds approvals:manage, and still not for its own
     const own = await ask('admin', '2024-03-08', { clock_in_time: instant('2024-03-08T09:00'), clock_out_time: instant('2024-03-08T18:00') })
     expect(own).toMatchObject({ employee_id: ids.ada, approver: person('mia'), status: 'pending' })
-    expect((await decide('admin', 'approve', own.id)).body).toEqual(failure(403, `Correction ${own.id} is your own: nobody decides their own request`))
+    expect((await decide('admin', 'approve', own.id)).body).toEqual(failure(403, `${named(own)} is your own: nobody decides their own request`))
     expect((await as('admin', 'POST', `/api/v1/attendance/corrections/${own.id}/cancel`)).body.data.status).toBe('cancelled')
     tick()
   })
@@ -832,7 +835,7 @@ describe('requesting: the rules of §11', () => {
       ok({ ...first, status: 'cancelled', decided_by: { id: userIds.ann, name: 'ann' }, decided_at: stamp(), updated_at: stamp() }, 'Correction cancelled'),
     )
     expect((await as('ann', 'POST', `/api/v1/attendance/corrections/${first.id}/cancel`)).body).toEqual(
-      failure(409, `Correction ${first.id} is cancelled; only a pending one can be cancelled`),
+      failure(409, "ann's correction of 2024-03-13 is cancelled; only a pending one can be cancelled"),
     )
     expect(await auditOf('attendance_correction.cancel', first.id)).toHaveLength(1)
     tick()
@@ -1010,7 +1013,7 @@ describe('approval when the correction no longer fits → 409, still pending', (
     expect(reply.body).toEqual(
       failure(
         409,
-        `Correction ${made.id} no longer fits the record of 2024-03-18: clock_out_time must be at most 24 hours after the clock-in ` +
+        `ned's correction of 2024-03-18 no longer fits the record of that date: clock_out_time must be at most 24 hours after the clock-in ` +
           `(${local('2024-03-18T05:50:00')}). Reject it, and ask for a new one`,
       ),
     )
@@ -1030,7 +1033,7 @@ describe('approval when the correction no longer fits → 409, still pending', (
     expect(reply.body).toEqual(
       failure(
         409,
-        `Correction ${made.id} no longer fits the record of 2024-03-14: The attendance group "Office" has no enabled rule to judge 2024-03-14 by; ` +
+        `ann's correction of 2024-03-14 no longer fits the record of that date: The attendance group "Office" has no enabled rule to judge 2024-03-14 by; ` +
           'ask an administrator to add one. Reject it, and ask for a new one',
       ),
     )

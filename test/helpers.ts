@@ -259,3 +259,15 @@ export async function tableRows(t: TestApp): Promise<Record<string, unknown[][]>
   }
   return rows
 }
+
+/** A leave request as the API's messages name it: whose, of which type, which days. */
+export function leaveNamed(request: Record<string, unknown>): string {
+  const r = request as { employee: { name: string }; type_name: string; start_date: string; end_date: string; half_day: 'am' | 'pm' | null }
+  const span =
+    r.half_day !== null
+      ? `on ${r.start_date} (${r.half_day})`
+      : r.start_date === r.end_date
+        ? `on ${r.start_date}`
+        : `from ${r.start_date} to ${r.end_date}`
+  return `${r.employee.name}'s request for ${r.type_name} ${span}`
+}

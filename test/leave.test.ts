@@ -329,12 +329,12 @@ describe('requests', () => {
       ok(request(3, { start_date: '2024-03-26', end_date: '2024-03-26', half_day: 'pm', days: 0.5, status: 'cancelled' }), 'Leave request cancelled'),
     )
     expect((await as('ann', 'POST', '/api/v1/leave/requests/3/cancel')).body).toEqual(
-      failure(409, 'Leave request 3 is cancelled; only a pending or approved request can be cancelled'),
+      failure(409, "ann's request for Annual leave on 2024-03-26 (pm) is cancelled; only a pending or approved request can be cancelled"),
     )
     expect((await as('ben', 'POST', '/api/v1/leave/requests/1/cancel')).body).toEqual(failure(404, 'Leave request 1 does not exist'))
     const zh = { 'accept-language': 'zh' }
     expect((await req(t.app, 'POST', '/api/v1/leave/requests/3/cancel', { token: tokens.ann, headers: zh })).body).toEqual(
-      failure(409, '请假申请 3 的状态为“已撤销”；只有待审批或已批准的申请可以撤销'),
+      failure(409, 'ann的“Annual leave”请假申请（2024-03-26 下午）的状态为“已撤销”；只有待审批或已批准的申请可以撤销'),
     )
     expect((await req(t.app, 'POST', '/api/v1/leave/requests/1/cancel', { token: tokens.ben, headers: zh })).body).toEqual(
       failure(404, '请假申请 1 不存在'),
@@ -360,7 +360,7 @@ describe('decide (the approvals’ service function)', () => {
     expect((await as('ann', 'GET', '/api/v1/leave/balances')).body.data.balances[0]).toEqual(annual(12.5, 3, 4.5))
     const second = leave.decide(4, 'rejected', ADMIN_ACTOR, null)
     await expect(second).rejects.toBeInstanceOf(ConflictError)
-    await expect(second).rejects.toThrow('Leave request 4 is approved, not pending: it cannot be rejected')
+    await expect(second).rejects.toThrow("ann's request for Annual leave from 2024-03-12 to 2024-03-14 is approved, not pending: it cannot be rejected")
     const [entry] = await database().select().from(auditLogs).where(eq(auditLogs.action, 'leave_request.approve'))
     expect((entry.after as { deleted_absent_records: unknown[] }).deleted_absent_records).toHaveLength(2)
   })
@@ -418,7 +418,7 @@ describe('cancelling approved leave', () => {
     expect((await as('ann', 'GET', '/api/v1/leave/balances')).body.data.balances[0]).toEqual(annual(12.5, 7 + (await takenOf(2)), 0))
     expect((await as('ann', 'POST', '/api/v1/leave/requests/1/cancel')).body.data.status).toBe('cancelled')
     expect((await as('ann', 'POST', '/api/v1/leave/requests/4/cancel')).body).toEqual(
-      failure(409, 'Leave request 4 is approved and began on 2024-03-12 (today is 2024-03-15); ask HR to cancel it'),
+      failure(409, "ann's request for Annual leave from 2024-03-12 to 2024-03-14 is approved and began on 2024-03-12 (today is 2024-03-15); ask HR to cancel it"),
     )
     const byHr = await adminReq('POST', '/api/v1/admin/leave/requests/4/cancel')
     expect(byHr.body.data).toMatchObject({ id: 4, status: 'cancelled', decision_note: 'Get well' })

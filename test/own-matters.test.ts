@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm'
 import { openDatabase } from '../src/db/client'
 import { migrate } from '../src/db/migrate'
 import { employeeLinks, leaveRequests } from '../src/db/schema'
-import { errorBody, login, loginAdmin, makeUser, req, startApp, tableRows, tempDir, type TestApp } from './helpers'
+import { errorBody, leaveNamed, login, loginAdmin, makeUser, req, startApp, tableRows, tempDir, type TestApp } from './helpers'
 import { startSqld } from './sqld'
 
 /*
@@ -96,7 +96,7 @@ describe('deciding one’s own request after unlinking one’s account', () => {
     const own = await leave('hrm', '2024-03-18')
     expect(own.approver).toEqual({ id: ids.boss, name: 'boss' })
     const path = `/api/v1/approvals/leave/${own.id}/approve`
-    await refused('hrm', 'POST', path, {}, 403, OWN(`Leave request ${own.id}`, DECIDE))
+    await refused('hrm', 'POST', path, {}, 403, OWN(leaveNamed(own), DECIDE))
     await refused(
       'hrm',
       'PUT',
@@ -107,7 +107,7 @@ describe('deciding one’s own request after unlinking one’s account', () => {
     )
     // the rule reads the link history: unlinked by someone else, the request stays hr's own
     await ok('admin', 'PUT', `/api/v1/admin/employees/${ids.hrm}`, { user_id: null })
-    await refused('hrm', 'POST', path, {}, 403, OWN(`Leave request ${own.id}`, DECIDE))
+    await refused('hrm', 'POST', path, {}, 403, OWN(leaveNamed(own), DECIDE))
     const links = await t.deps.database.db.select().from(employeeLinks).where(eq(employeeLinks.employeeId, ids.hrm))
     expect(links).toEqual([{ id: expect.any(Number), employeeId: ids.hrm, userId: userIds.hrm, linkedAt: new Date('2024-03-15T02:00:00.000Z'), unlinkedAt: new Date(NOW) }])
     // relinked to a fresh record of their own making, the old record's request is still theirs
@@ -206,9 +206,9 @@ describe('self-dealing through HR routes', () => {
     const own = await leave('leaveclerk', '2024-03-15')
     await ok('boss', 'POST', `/api/v1/approvals/leave/${own.id}/approve`, {})
     await refused('leaveclerk', 'POST', `/api/v1/admin/leave/requests/${own.id}/cancel`, {}, 403,
-      OWN(`Leave request ${own.id}`, 'nobody cancels their own leave through an administrator route; cancel it yourself while it has not begun, or ask HR'))
+      OWN(leaveNamed(own), 'nobody cancels their own leave through an administrator route; cancel it yourself while it has not begun, or ask HR'))
     await refused('leaveclerk', 'POST', `/api/v1/leave/requests/${own.id}/cancel`, {}, 409,
-      `Leave request ${own.id} is approved and began on 2024-03-15 (today is 2024-03-15); ask HR to cancel it`)
+      `${leaveNamed(own)} is approved and began on 2024-03-15 (today is 2024-03-15); ask HR to cancel it`)
   })
 
   test('salaries: nobody creates, changes, pays or deletes their own, but the owner (role admin)', async () => {

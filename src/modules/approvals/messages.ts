@@ -3,7 +3,6 @@ import { defineMessages, ruleText } from '../../lib/messages'
 /** The messages of the approvals inbox and its decisions (CONTRACT §10). */
 export const say = defineMessages('approvals', {
   /** `what`: the request as its kind names it ("Leave request 12") */
-  missing: { en: '{what} does not exist', zh: '{what} 不存在' },
 
   // the envelope's message of a successful answer
   approved: { en: 'Request approved', zh: '申请已批准' },

@@ -39,6 +39,8 @@ export function decidableWhere(
 
 /** A request as the decision's check sees it: the matter (whose it is) and who decides it. */
 export interface Decidable extends Matter {
+  /** the 404 anyone who may not decide it gets: the same as for an id that does not exist */
+  missing: Message
   approverId: number | null
   /** the approver's employee status now: one who has left (0) decides nothing */
   approverStatus: number | null
@@ -50,11 +52,13 @@ export type Authorize = (tx: Queryable, request: Decidable) => Promise<void>
 /** The decidable view of a stored request (leave or correction) joined with its approver. */
 export function decidableOf(
   label: Message,
+  missing: Message,
   request: { employeeId: number; createdBy: number | null; linkedUserId: number | null; createdAt: Date },
   approver: { approverId: number | null; approverStatus: number | null },
 ): Decidable {
   return {
     label,
+    missing,
     employeeId: request.employeeId,
     createdBy: request.createdBy,
     linkedUserId: request.linkedUserId,

@@ -82,7 +82,7 @@ export function createApprovalsService({ database, leave, corrections }: { datab
       await requireNotOwn(tx, principal, request, 'decide')
       if (allows(principal.ability, MANAGE_APPROVALS)) return
       const decides = request.approverId !== null && request.approverStatus === 1 && request.approverId === (await linkedEmployeeNow(tx, principal.userId))
-      if (!decides) throw new NotFoundError(say.missing({ what: request.label }))
+      if (!decides) throw new NotFoundError(request.missing)
     }) satisfies Authorize
 
   /** One kind's decidable requests in a window, as inbox items. */

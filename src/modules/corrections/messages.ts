@@ -6,7 +6,7 @@ export const say = defineMessages('corrections', {
   cancelled: { en: 'Correction cancelled', zh: '考勤更正申请已取消' },
   recordCorrected: { en: 'Record corrected', zh: '考勤记录已更正' },
 
-  correction: { en: 'Correction {id}', zh: '第 {id} 号考勤更正' },
+  correction: { en: "{employee}'s correction of {date}", zh: '{employee} {date} 的考勤更正' },
   record: { en: 'Attendance record {id}', zh: '第 {id} 号考勤记录' },
   correctionMissing: { en: 'Correction {id} does not exist', zh: '考勤更正 {id} 不存在' },
   recordMissing: { en: 'Attendance record {id} does not exist', zh: '考勤记录 {id} 不存在' },
@@ -28,18 +28,18 @@ export const say = defineMessages('corrections', {
     zh: '{date} 已有一条待审批的考勤更正；请先取消，或等待审批结果',
   },
   notPendingCancel: {
-    en: 'Correction {id} is {status}; only a pending one can be cancelled',
-    zh: '考勤更正 {id} {status}；只有待审批的更正才能取消',
+    en: '{correction} is {status}; only a pending one can be cancelled',
+    zh: '{correction}{status}；只有待审批的更正才能取消',
   },
   notPendingDecide: {
-    en: 'Correction {id} is {status}, not pending: it cannot be {decision}',
-    zh: '考勤更正 {id} {status}，不在待审批状态：不能{decision}',
+    en: '{correction} is {status}, not pending: it cannot be {decision}',
+    zh: '{correction}{status}，不在待审批状态：不能{decision}',
   },
   noLongerFits: {
-    en: 'Correction {id} no longer fits the record of {date}: {problem}. Reject it, and ask for a new one',
-    zh: '考勤更正 {id} 已与 {date} 的记录不符：{problem}。请驳回它，并重新申请',
+    en: '{correction} no longer fits the record of that date: {problem}. Reject it, and ask for a new one',
+    zh: '{correction}已与当天的记录不符：{problem}。请驳回它，并重新申请',
   },
-  changedMeanwhile: { en: 'Correction {id} changed meanwhile; try again', zh: '考勤更正 {id} 刚刚被修改；请重试' },
+  changedMeanwhile: { en: '{correction} changed meanwhile; try again', zh: '{correction}刚刚被修改；请重试' },
 
   // a correction's status, and a decision, as the messages above name them
   pendingStatus: { en: 'pending', zh: '待审批' },

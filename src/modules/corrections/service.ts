@@ -67,6 +67,9 @@ const refuse = (problems: Problem[]) => ValidationError.of(problems)
 /** A correction's status as messages name it. */
 const STATUS = { pending: say.pendingStatus, approved: say.approvedStatus, rejected: say.rejectedStatus, cancelled: say.cancelledStatus } as const
 
+/** A correction as a person knows it: whose, of which date. */
+const named = (found: repo.FullCorrection) => say.correction({ employee: found.employeeName, date: found.correction.workDate })
+
 /** The requested instants; at least one (400 naming the fields otherwise). */
 function timesOf(input: { clock_in_time?: string; clock_out_time?: string }): Times {
   const problems: Problem[] = []
@@ -166,7 +169,7 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
         const before = await repo.findCorrection(tx, id)
         if (!before || before.correction.employeeId !== employeeId) throw new NotFoundError(say.correctionMissing({ id }))
         if (!(await repo.transition(tx, id, 'cancelled', { updatedAt: now, decidedBy: actor.userId, decidedAt: now })))
-          throw new ConflictError(say.notPendingCancel({ id, status: STATUS[before.correction.status]() }))
+          throw new ConflictError(say.notPendingCancel({ correction: named(before), status: STATUS[before.correction.status]() }))
         const after = await load(tx, id)
         await recordAudit(tx, actor, now, {
           action: 'attendance_correction.cancel',
@@ -202,9 +205,10 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
         const found = await repo.findCorrection(tx, id)
         if (!found) throw new NotFoundError(say.correctionMissing({ id }))
         const c = found.correction
-        await authorize(tx, decidableOf(say.correction({ id }), c, found))
+        const correction = named(found)
+        await authorize(tx, decidableOf(correction, say.correctionMissing({ id }), c, found))
         if (c.status !== 'pending')
-          throw new ConflictError(say.notPendingDecide({ id, status: STATUS[c.status](), decision: (decision === 'approved' ? say.approve : say.reject)() }))
+          throw new ConflictError(say.notPendingDecide({ correction, status: STATUS[c.status](), decision: (decision === 'approved' ? say.approve : say.reject)() }))
         const decided = { updatedAt: now, decidedBy: decider.userId, decidedAt: now, decisionNote: note }
         let change: { before: RecordSnapshot | null; after: RecordSnapshot | null; recordId: number } | null = null
         if (decision === 'approved') {
@@ -212,14 +216,14 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
           const times = { clockIn: c.clockInTime ?? undefined, clockOut: c.clockOutTime ?? undefined }
           const planned = await plan(tx, context, c.workDate, times, now).catch((error) => {
             if (error instanceof ValidationError)
-              throw new ConflictError(say.noLongerFits({ id, date: c.workDate, problem: error.text }))
+              throw new ConflictError(say.noLongerFits({ correction, problem: error.text }))
             throw error
           })
           const written = await write(tx, context, c.workDate, planned, now)
           change = { before: snapshotOf(planned.row), after: snapshotOf(written), recordId: written.id }
         }
         const row = await repo.transition(tx, id, decision, { ...decided, ...(change ?? {}) })
-        if (!row) throw new ConflictError(say.changedMeanwhile({ id }))
+        if (!row) throw new ConflictError(say.changedMeanwhile({ correction }))
         const after = await load(tx, id)
         await recordAudit(tx, decider, now, {
           action: decision === 'approved' ? 'attendance_correction.approve' : 'attendance_correction.reject',

@@ -21,14 +21,14 @@ export const say = defineMessages('leave', {
 
   // requests (service.ts)
   requestMissing: { en: 'Leave request {id} does not exist', zh: '请假申请 {id} 不存在' },
-  request: { en: 'Leave request {id}', zh: '请假申请 {id}' },
+  request: { en: "{employee}'s request for {type} {span}", zh: '{employee}的“{type}”请假申请（{span}）' },
   notCancellable: {
-    en: 'Leave request {id} is {status}; only a pending or approved request can be cancelled',
-    zh: '请假申请 {id} 的状态为“{status}”；只有待审批或已批准的申请可以撤销',
+    en: '{request} is {status}; only a pending or approved request can be cancelled',
+    zh: '{request}的状态为“{status}”；只有待审批或已批准的申请可以撤销',
   },
   notPending: {
-    en: 'Leave request {id} is {status}, not pending: it cannot be {decision}',
-    zh: '请假申请 {id} 的状态为“{status}”，不是待审批：无法{decision}',
+    en: '{request} is {status}, not pending: it cannot be {decision}',
+    zh: '{request}的状态为“{status}”，不是待审批：无法{decision}',
   },
   pending: { en: 'pending', zh: '待审批' },
   approved: { en: 'approved', zh: '已批准' },
@@ -36,10 +36,10 @@ export const say = defineMessages('leave', {
   cancelled: { en: 'cancelled', zh: '已撤销' },
   decisionApproved: { en: 'approved', zh: '批准' },
   decisionRejected: { en: 'rejected', zh: '驳回' },
-  changedMeanwhile: { en: 'Leave request {id} changed meanwhile; try again', zh: '请假申请 {id} 刚刚被其他操作修改；请重试' },
+  changedMeanwhile: { en: '{request} changed meanwhile; try again', zh: '{request}刚刚被其他操作修改；请重试' },
   approvedAndBegun: {
-    en: 'Leave request {id} is approved and began on {start} (today is {today}); ask HR to cancel it',
-    zh: '请假申请 {id} 已批准，并已于 {start} 开始（今天是 {today}）；如需撤销，请联系人事',
+    en: '{request} is approved and began on {start} (today is {today}); ask HR to cancel it',
+    zh: '{request}已批准，并已于 {start} 开始（今天是 {today}）；如需撤销，请联系人事',
   },
   typeRefMissing: { en: 'type_id names leave type {id}, which does not exist', zh: 'type_id 指定的假期类型 {id} 不存在' },
   doesNotExist: { en: 'does not exist', zh: '不存在' },

@@ -43,6 +43,9 @@ function checkRequestDates(input: CreateRequestInput): void {
 const statusOf = (status: repo.RequestRow['status']): Message => say[status]()
 
 /** The dates of a request as a person reads them: "from 2024-03-18 to 2024-03-22", "on 2024-03-26 (pm)". */
+/** A request as a person knows it: whose, of which type, which days. */
+const named = (full: repo.FullRequest): Message => say.request({ employee: full.employeeName, type: full.typeName, span: spanOf(full.request) })
+
 function spanOf(span: { startDate: string; endDate: string; halfDay: 'am' | 'pm' | null }): Message {
   if (span.halfDay === 'am') return say.onMorning({ date: span.startDate })
   if (span.halfDay === 'pm') return say.onAfternoon({ date: span.startDate })
@@ -92,20 +95,21 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
   const cancel = async (
     id: number,
     actor: Actor,
-    mayEnd: (row: repo.RequestRow) => Message | null,
+    mayEnd: (row: repo.RequestRow, request: Message) => Message | null,
     who: { ownerId: number } | { principal: Principal },
   ) => {
     const now = clock.now()
     return database.write(async (tx) => {
       const before = await repo.findRequest(tx, id)
       if (!before || ('ownerId' in who && before.request.employeeId !== who.ownerId)) throw missingRequest(id)
-      if ('principal' in who) await requireNotOwn(tx, who.principal, decidableOf(say.request({ id }), before.request, before), 'cancel')
+      const request = named(before)
+      if ('principal' in who) await requireNotOwn(tx, who.principal, decidableOf(request, say.requestMissing({ id }), before.request, before), 'cancel')
       const refusal = ['pending', 'approved'].includes(before.request.status)
-        ? mayEnd(before.request)
-        : say.notCancellable({ id, status: statusOf(before.request.status) })
+        ? mayEnd(before.request, request)
+        : say.notCancellable({ request, status: statusOf(before.request.status) })
       if (refusal) throw new ConflictError(refusal)
       const from = before.request.status
-      if (!(await repo.transition(tx, id, [from], 'cancelled', now))) throw new ConflictError(say.changedMeanwhile({ id }))
+      if (!(await repo.transition(tx, id, [from], 'cancelled', now))) throw new ConflictError(say.changedMeanwhile({ request }))
       const held = await repo.ledgerOf(tx, id, from === 'pending' ? 'pending' : 'taken')
       await repo.append(
         tx,
@@ -271,10 +275,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       return cancel(
         id,
         actor,
-        (row) =>
-          row.status === 'approved' && row.startDate <= today
-            ? say.approvedAndBegun({ id, start: row.startDate, today })
-            : null,
+        (row, request) => (row.status === 'approved' && row.startDate <= today ? say.approvedAndBegun({ request, start: row.startDate, today }) : null),
         { ownerId: context.employeeId },
       )
     },
@@ -300,11 +301,12 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       return database.write(async (tx) => {
         const before = await repo.findRequest(tx, id)
         if (!before) throw missingRequest(id)
-        await authorize(tx, decidableOf(say.request({ id }), before.request, before))
+        const request = named(before)
+        await authorize(tx, decidableOf(request, say.requestMissing({ id }), before.request, before))
         const row = await repo.transition(tx, id, ['pending'], decision, now, { by: decider.userId, note: note?.trim() || null })
         if (!row) {
           const verb = decision === 'approved' ? say.decisionApproved() : say.decisionRejected()
-          throw new ConflictError(say.notPending({ id, status: statusOf(before.request.status), decision: verb }))
+          throw new ConflictError(say.notPending({ request, status: statusOf(before.request.status), decision: verb }))
         }
         const pending = await repo.ledgerOf(tx, id, 'pending')
         const entry = (from: (typeof pending)[number], kind: repo.LedgerKind, halfDays: number) => ({
