@@ -73,7 +73,7 @@ export const say = defineMessages('leave', {
   employeeRefMissing: { en: 'employee_id names employee {id}, which does not exist', zh: 'employee_id 指定的员工 {id} 不存在' },
   daysZero: { en: 'days must not be 0', zh: 'days 不能为 0' },
   notZero: { en: 'must not be 0', zh: '不能为 0' },
-  balanceOfEmployee: { en: 'The {type} balance of employee {id}', zh: '员工 {id} 的“{type}”余额' },
+  balanceOfEmployee: { en: 'The {type} balance of {name}', zh: '{name}的“{type}”余额' },
   takesTooMuch: {
     en: 'Taking {days} days from {type} {year} would leave {left}: only {remaining} remain',
     zh: '从 {year} 年的“{type}”中扣减 {days} 天后将剩 {left} 天：目前只剩 {remaining} 天',

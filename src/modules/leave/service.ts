@@ -161,11 +161,12 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       const reason = requiredText(input.reason, 'reason', 500)
       const now = clock.now()
       return database.write(async (tx) => {
-        if ((await repo.employeeName(tx, input.employee_id)) === null)
+        const employeeName = await repo.employeeName(tx, input.employee_id)
+        if (employeeName === null)
           throw new ValidationError(say.employeeRefMissing({ id: input.employee_id }), [{ field: 'employee_id', message: say.doesNotExist() }])
         const type = await repo.findType(tx, input.type_id)
         if (!type) throw new ValidationError(say.typeRefMissing({ id: input.type_id }), [{ field: 'type_id', message: say.doesNotExist() }])
-        const label = say.balanceOfEmployee({ type: type.name, id: input.employee_id })
+        const label = say.balanceOfEmployee({ type: type.name, name: employeeName })
         await requireNotOwn(tx, principal, { label, employeeId: input.employee_id }, 'adjust')
         const before = balanceOf(type, input.year, (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id))
         const entry = {
