@@ -85,6 +85,11 @@ export const say = defineMessages('http', {
   noConsoleAsset: { en: 'No console asset {file}', zh: '没有控制台文件 {file}' },
   noDocsAsset: { en: 'No docs asset {file}', zh: '没有文档文件 {file}' },
 
+  // field problems every module words the same way
+  doesNotExist: { en: 'does not exist', zh: '不存在' },
+  notRealDate: { en: '"{value}" is not a real date', zh: '“{value}”不是真实存在的日期' },
+  notRealDateOf: { en: '{field} "{value}" is not a real date', zh: '{field}“{value}”不是真实存在的日期' },
+
   // the rules TypeBox checks, as the error handler words them
   required: { en: 'is required', zh: '为必填项' },
   minLength: { en: 'must be at least {n} character{n:s} long', zh: '长度不能少于 {n} 个字符' },

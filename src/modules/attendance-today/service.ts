@@ -14,6 +14,7 @@ import type { DayKind } from '../calendar/work-days'
 import { onFullDayLeave } from '../leave/repository'
 import { allows } from '../rbac/ability'
 import type { Principal } from '../rbac/access'
+import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { TodayBoardResponse, TodayQuery, TodayState } from './model'
 import * as repo from './repository'
@@ -69,7 +70,7 @@ export function createTodayBoard({ database, clock, defaultZone, ruleCache }: To
       const managerId = await scopeOf(principal)
       const only = query.group_id === undefined ? null : await setup.findGroup(db, query.group_id)
       if (query.group_id !== undefined && !only)
-        throw new ValidationError(say.groupRefMissing({ id: query.group_id }), [{ field: 'group_id', message: say.doesNotExist() }])
+        throw new ValidationError(say.groupRefMissing({ id: query.group_id }), [{ field: 'group_id', message: common.doesNotExist() }])
       const now = clock.now()
 
       const people = await Promise.all(

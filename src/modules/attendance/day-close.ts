@@ -11,6 +11,7 @@ import { kindOnIn } from '../calendar/repository'
 import { attendanceStart } from '../calendar/work-days'
 import { onFullDayLeave } from '../leave/repository'
 import type { CloseDayResponse } from './model'
+import { say as common } from '../../http/messages'
 import { say } from './messages'
 import { closesAt, isWorkDay, shiftFor, shiftOf } from './policy'
 import * as repo from './repository'
@@ -137,7 +138,7 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
         if (groupId !== undefined) {
           const detail = await setup.findGroup(tx, groupId)
           if (!detail)
-            throw new ValidationError(say.groupRefMissing({ id: groupId }), [{ field: 'group_id', message: say.doesNotExist() }])
+            throw new ValidationError(say.groupRefMissing({ id: groupId }), [{ field: 'group_id', message: common.doesNotExist() }])
           if (detail.group.status !== 1)
             throw new ValidationError(say.groupDisabledClose({ group: detail.group.name }), [{ field: 'group_id', message: say.isDisabled() }])
           if (date < createdOn(detail))

@@ -83,8 +83,6 @@ export const say = defineMessages('attendance', {
   employeesRemoved: { en: 'Employees removed', zh: '员工已移出考勤组' },
 
   // dates and ranges (records.ts)
-  notRealDateOf: { en: '{field} "{value}" is not a real date', zh: '{field}“{value}”不是有效的日期' },
-  notRealDate: { en: '"{value}" is not a real date', zh: '“{value}”不是有效的日期' },
   notAfterEndDate: { en: 'must not be after end_date', zh: '不能晚于 end_date' },
   rangeTooLong: {
     en: 'must be at most {max} days after start_date (inclusive)',
@@ -96,7 +94,6 @@ export const say = defineMessages('attendance', {
     en: 'group_id names attendance group {id}, which does not exist',
     zh: 'group_id 指定的考勤组 {id} 不存在',
   },
-  doesNotExist: { en: 'does not exist', zh: '不存在' },
   groupDisabledClose: {
     en: 'Attendance group "{group}" is disabled; enable it to close its days',
     zh: '考勤组“{group}”已停用；请先启用，再进行考勤日结算',

@@ -4,6 +4,7 @@ import { isCalendarDate } from '../../lib/dates'
 import { addDays, daysBetween, instantAt } from '../../lib/local-time'
 import { statusText } from '../../lib/status-text'
 import type { AttendanceRecordResponse } from './model'
+import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { DayKind } from '../calendar/work-days'
 import { halfDayShift, hoursOf, ruleOfWeekday, ruleOn, shiftAt, shiftFor, type PolicyRule, type Shift } from './policy'
@@ -166,7 +167,7 @@ export const hoursOfRecord = (row: { workMinutes: number }) => hoursOf(row.workM
 /** A date that has the YYYY-MM-DD shape but is no real day (2024-02-30, 0000-00-00) → 400. */
 export function checkDate(field: string, value: string | undefined): void {
   if (value !== undefined && !isCalendarDate(value))
-    throw new ValidationError(say.notRealDateOf({ field, value }), [{ field, message: say.notRealDate({ value }) }])
+    throw new ValidationError(common.notRealDateOf({ field, value }), [{ field, message: common.notRealDate({ value }) }])
 }
 
 /** A real date range, start ≤ end, at most `maxDays` days long. */
@@ -176,7 +177,7 @@ export function checkRange(start: string, end: string, maxDays = MAX_STATISTICS_
     ['start_date', start],
     ['end_date', end],
   ] as const)
-    if (!isCalendarDate(value)) problems.push({ field, message: say.notRealDate({ value }) })
+    if (!isCalendarDate(value)) problems.push({ field, message: common.notRealDate({ value }) })
   if (problems.length === 0 && start > end) problems.push({ field: 'start_date', message: say.notAfterEndDate() })
   if (problems.length === 0 && daysBetween(start, end) + 1 > maxDays)
     problems.push({ field: 'end_date', message: say.rangeTooLong({ max: maxDays }) })

@@ -2,8 +2,6 @@ import { defineMessages, ruleText } from '../../lib/messages'
 
 /** The work calendar's messages (CONTRACT §8, §24): its refusals and its answers' words. */
 export const say = defineMessages('calendar', {
-  notRealDate: { en: '{field} "{value}" is not a real date', zh: '{field}“{value}”不是真实存在的日期' },
-  notRealDateField: { en: '"{value}" is not a real date', zh: '“{value}”不是真实存在的日期' },
   givenTwice: { en: '{date} is also days[{index}]', zh: '{date} 与 days[{index}] 重复' },
   statutoryOnlyHoliday: {
     en: 'can be true only for a holiday, not for a make-up workday',

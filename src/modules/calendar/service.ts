@@ -14,6 +14,7 @@ import { policyOf, ruleFor } from '../attendance/records'
 import type { RuleCache } from '../attendance/setup/repository'
 import { findCompany } from '../companies/repository'
 import type { Principal } from '../rbac/access'
+import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type {
   ApplyPresetInput,
@@ -51,7 +52,7 @@ export function toDayResponse(row: repo.CalendarDayRow): CalendarDayResponse {
 
 /** A date with the YYYY-MM-DD shape that is no real day (2024-02-30) → 400 naming the field. */
 function realDate(field: string, value: string): string {
-  if (!isCalendarDate(value)) throw new ValidationError(say.notRealDate({ field, value }), [{ field, message: say.notRealDateField({ value }) }])
+  if (!isCalendarDate(value)) throw new ValidationError(common.notRealDateOf({ field, value }), [{ field, message: common.notRealDate({ value }) }])
   return value
 }
 
@@ -64,7 +65,7 @@ function checkedDays(input: ImportInput['days']) {
   const problems: FieldError[] = []
   const seen = new Map<string, number>()
   const days = input.map((day, index) => {
-    if (!isCalendarDate(day.date)) problems.push({ field: `days[${index}].date`, message: say.notRealDateField({ value: day.date }) })
+    if (!isCalendarDate(day.date)) problems.push({ field: `days[${index}].date`, message: common.notRealDate({ value: day.date }) })
     else if (seen.has(day.date)) problems.push({ field: `days[${index}].date`, message: say.givenTwice({ date: day.date, index: seen.get(day.date)! }) })
     seen.set(day.date, seen.get(day.date) ?? index)
     const name = day.name.trim()

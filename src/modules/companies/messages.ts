@@ -4,7 +4,6 @@ import { defineMessages, ruleText } from '../../lib/messages'
 export const say = defineMessages('companies', {
   nameTaken: { en: 'A company named "{name}" already exists', zh: '名为“{name}”的公司已存在' },
   startsOnNotReal: { en: 'attendance_starts_on "{value}" is not a real date', zh: 'attendance_starts_on“{value}”不是有效的日期' },
-  notRealDate: { en: '"{value}" is not a real date', zh: '“{value}”不是有效的日期' },
   missing: { en: 'Company {id} does not exist', zh: '公司 {id} 不存在' },
   stillUsed: {
     en: 'Company {id} still has employees or attendance groups; move or delete them first',

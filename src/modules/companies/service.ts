@@ -9,6 +9,7 @@ import { timeZoneField } from '../../lib/timezone'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { deleteAbsencesBefore, reopenClosedDaysBetween } from '../calendar/repository'
 import type { CompanyListQuery, CompanyResponse, CreateCompanyInput, UpdateCompanyInput } from './model'
+import { say as common } from '../../http/messages'
 import { say } from './messages'
 import * as repo from './repository'
 
@@ -28,7 +29,7 @@ const nameTaken = (name: string) => new ConflictError(say.nameTaken({ name }))
 /** attendance_starts_on as given: a real date, null (no bound) or left out; else 400. */
 function startsOnField(value: string | null | undefined): string | null | undefined {
   if (value === undefined || value === null || isCalendarDate(value)) return value
-  throw new ValidationError(say.startsOnNotReal({ value }), [{ field: 'attendance_starts_on', message: say.notRealDate({ value }) }])
+  throw new ValidationError(say.startsOnNotReal({ value }), [{ field: 'attendance_starts_on', message: common.notRealDate({ value }) }])
 }
 
 /**

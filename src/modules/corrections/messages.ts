@@ -16,7 +16,6 @@ export const say = defineMessages('corrections', {
     en: 'or clock_out_time is required: give at least one time to correct',
     zh: '与 clock_out_time 至少须填写一个；请给出要更正的时间',
   },
-  notRealDate: { en: '"{value}" is not a real date', zh: '“{value}”不是有效的日期' },
   dateRange: { en: 'must be from {earliest} to today ({today}, {zone})', zh: '必须在 {earliest} 到今天（{today}，{zone}）之间' },
   nothingToCorrect: {
     en: 'The record of {date} already has these times: there is nothing to correct',

@@ -16,6 +16,7 @@ import { linkedEmployee, type Principal } from '../rbac/access'
 import { partiesOf, requireNotOwn } from '../rbac/own-matters'
 import type { CorrectionQuery, CorrectionResponse, CreateCorrectionInput, EditRecordInput, RecordSnapshot } from './model'
 import { factsOn, planRecord, type Plan, type Problem, type Times } from './plan'
+import { say as common } from '../../http/messages'
 import { say } from './messages'
 import * as repo from './repository'
 
@@ -117,7 +118,7 @@ export function createCorrectionsService({ database, clock, defaultZone, ruleCac
       const context = await contextOf(linkedEmployee(principal, 'attendance'))
       const now = clock.now()
       const workDate = input.work_date
-      if (!isCalendarDate(workDate)) throw refuse([{ field: 'work_date', message: say.notRealDate({ value: workDate }) }])
+      if (!isCalendarDate(workDate)) throw refuse([{ field: 'work_date', message: common.notRealDate({ value: workDate }) }])
       const today = localDate(now, context.zone)
       const earliest = addDays(today, -CORRECTION_DAYS_BACK)
       if (workDate > today || workDate < earliest)

@@ -28,7 +28,6 @@ export const say = defineMessages('employees', {
   ownManager: { en: 'manager_id {id}: an employee cannot be their own manager', zh: 'manager_id {id}：员工不能是自己的上级' },
   isTheEmployee: { en: 'is the employee itself', zh: '是该员工本人' },
   managerMissing: { en: 'manager_id names employee {id}, which does not exist', zh: 'manager_id 指定的员工 {id} 不存在' },
-  doesNotExist: { en: 'does not exist', zh: '不存在' },
   managerCycle: {
     en: 'manager_id {id} would make a cycle of managers: {chain}',
     zh: 'manager_id {id} 会使上级关系形成循环：{chain}',

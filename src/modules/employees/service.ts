@@ -17,6 +17,7 @@ import { requireLink, requireRoles, type LinkChange } from '../rbac/people'
 import { findRoleId, findRolesByName, grantRole, roleNamesByUser } from '../rbac/repository'
 import { findUserById, insertUser } from '../users/repository'
 import { usernameTaken } from '../users/service'
+import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { AccountInput, CreateEmployeeInput, EmployeeListQuery, EmployeeResponse, UpdateEmployeeInput } from './model'
 import * as repo from './repository'
@@ -124,7 +125,7 @@ async function checkManager(tx: Tx, employee: Person | null, managerId: number |
   for (let next: number | null = managerId; next !== null; ) {
     const manager = await repo.managerOf(tx, next)
     if (manager === null) {
-      if (next === managerId) throw new ValidationError(say.managerMissing({ id: managerId }), [{ field: 'manager_id', message: say.doesNotExist() }])
+      if (next === managerId) throw new ValidationError(say.managerMissing({ id: managerId }), [{ field: 'manager_id', message: common.doesNotExist() }])
       return
     }
     chain.push({ id: next, name: manager.name, employeeNo: manager.employeeNo })

@@ -3,8 +3,6 @@ import { defineMessages, ruleText } from '../../lib/messages'
 /** The messages of leave (CONTRACT §9): types, balances, requests, and the opening balances' import. */
 export const say = defineMessages('leave', {
   // a request's dates (service.ts)
-  notRealDateOf: { en: '{field} "{value}" is not a real date', zh: '{field}“{value}”不是真实存在的日期' },
-  notRealDateValue: { en: '"{value}" is not a real date', zh: '“{value}”不是真实存在的日期' },
   notRealDate: { en: 'is not a real date', zh: '不是真实存在的日期' },
   startAfterEnd: { en: 'start_date {start} is after end_date {end}', zh: 'start_date {start} 晚于 end_date {end}' },
   notAfterEndDate: { en: 'must not be after end_date', zh: '不能晚于 end_date' },
@@ -42,7 +40,6 @@ export const say = defineMessages('leave', {
     zh: '{request}已批准，并已于 {start} 开始（今天是 {today}）；如需撤销，请联系人事',
   },
   typeRefMissing: { en: 'type_id names leave type {id}, which does not exist', zh: 'type_id 指定的假期类型 {id} 不存在' },
-  doesNotExist: { en: 'does not exist', zh: '不存在' },
   typeDisabled: { en: 'Leave type "{name}" is disabled and cannot be requested', zh: '假期类型“{name}”已停用，不能申请' },
   isDisabled: { en: 'is disabled', zh: '已停用' },
   noWorkDays: {

@@ -16,6 +16,7 @@ import { isWorkDate } from '../calendar/work-days'
 import { decidableOf, type Authorize } from '../approvals/routing'
 import { linkedEmployee, type Principal } from '../rbac/access'
 import { partiesOf, requireNotOwn } from '../rbac/own-matters'
+import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { AdjustInput, AdminRequestQuery, BalanceResponse, CreateRequestInput, LeaveRequestResponse, OwnRequestQuery } from './model'
 import * as repo from './repository'
@@ -27,7 +28,7 @@ export const MAX_REQUEST_DAYS = 366
 function checkRequestDates(input: CreateRequestInput): void {
   for (const field of ['start_date', 'end_date'] as const)
     if (!isCalendarDate(input[field]))
-      throw new ValidationError(say.notRealDateOf({ field, value: input[field] }), [{ field, message: say.notRealDateValue({ value: input[field] }) }])
+      throw new ValidationError(common.notRealDateOf({ field, value: input[field] }), [{ field, message: common.notRealDate({ value: input[field] }) }])
   const range = { start: input.start_date, end: input.end_date }
   if (input.start_date > input.end_date) throw new ValidationError(say.startAfterEnd(range), [{ field: 'start_date', message: say.notAfterEndDate() }])
   const length = daysBetween(input.start_date, input.end_date) + 1
@@ -163,9 +164,9 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       return database.write(async (tx) => {
         const employeeName = await repo.employeeName(tx, input.employee_id)
         if (employeeName === null)
-          throw new ValidationError(say.employeeRefMissing({ id: input.employee_id }), [{ field: 'employee_id', message: say.doesNotExist() }])
+          throw new ValidationError(say.employeeRefMissing({ id: input.employee_id }), [{ field: 'employee_id', message: common.doesNotExist() }])
         const type = await repo.findType(tx, input.type_id)
-        if (!type) throw new ValidationError(say.typeRefMissing({ id: input.type_id }), [{ field: 'type_id', message: say.doesNotExist() }])
+        if (!type) throw new ValidationError(say.typeRefMissing({ id: input.type_id }), [{ field: 'type_id', message: common.doesNotExist() }])
         const label = say.balanceOfEmployee({ type: type.name, name: employeeName })
         await requireNotOwn(tx, principal, { label, employeeId: input.employee_id }, 'adjust')
         const before = balanceOf(type, input.year, (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id))
@@ -205,7 +206,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       checkRequestDates(input)
       const halfDay = input.half_day ?? null
       const type = await repo.findType(db, input.type_id)
-      if (!type) throw new ValidationError(say.typeRefMissing({ id: input.type_id }), [{ field: 'type_id', message: say.doesNotExist() }])
+      if (!type) throw new ValidationError(say.typeRefMissing({ id: input.type_id }), [{ field: 'type_id', message: common.doesNotExist() }])
       if (type.status !== 1) throw new ValidationError(say.typeDisabled({ name: type.name }), [{ field: 'type_id', message: say.isDisabled() }])
       const context = await contextOf(principal)
       requireEmployed(context, input.start_date, 'start_date')
@@ -262,7 +263,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
     adminRequests(query: AdminRequestQuery) {
       for (const field of ['start_date', 'end_date'] as const)
         if (query[field] !== undefined && !isCalendarDate(query[field]))
-          throw new ValidationError(say.notRealDateOf({ field, value: query[field]! }), [{ field, message: say.notRealDate() }])
+          throw new ValidationError(common.notRealDateOf({ field, value: query[field]! }), [{ field, message: say.notRealDate() }])
       return listRequests(
         { employeeId: query.employee_id, typeId: query.type_id, status: query.status, from: query.start_date, to: query.end_date },
         query,

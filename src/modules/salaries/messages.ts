@@ -13,7 +13,6 @@ export const say = defineMessages('salaries', {
     en: 'employee_id names employee {id}, which does not exist',
     zh: 'employee_id 指定的员工 {id} 不存在',
   },
-  doesNotExist: { en: 'does not exist', zh: '不存在' },
   alreadyHas: {
     en: '{employee} already has a salary record for {month}; update that one instead',
     zh: '{employee}已有 {month} 的工资记录；请修改那条记录',

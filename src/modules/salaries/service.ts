@@ -22,6 +22,7 @@ import {
   type SalaryStatsResponse,
   type UpdateSalaryInput,
 } from './model'
+import { say as common } from '../../http/messages'
 import { employeeName, say } from './messages'
 import { paymentDateAfter } from './payment-date'
 import * as repo from './repository'
@@ -158,7 +159,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
           database.write(async (tx) => {
             const employee = await repo.findEmployee(tx, input.employee_id)
             if (!employee)
-              throw new ValidationError(say.employeeMissing({ id: input.employee_id }), [{ field: 'employee_id', message: say.doesNotExist() }])
+              throw new ValidationError(say.employeeMissing({ id: input.employee_id }), [{ field: 'employee_id', message: common.doesNotExist() }])
             who = employeeName(employee)
             await requireNotOwnSalary(tx, principal, input.employee_id, say.salaryOf({ employee: who, month: input.month }))
             const id = await repo.insertSalary(tx, {

@@ -14,7 +14,6 @@ export const say = defineMessages('storage', {
   },
   linkInvalid: { en: 'This link is invalid or has expired; ask for a new one', zh: '此链接无效或已过期；请重新获取' },
   contentMissing: { en: 'The content of file {id} is missing from storage', zh: '文件 {id} 的内容在存储中缺失' },
-  notRealDate: { en: '{field} "{value}" is not a real date', zh: '{field}“{value}”不是有效的日期' },
   notRealDateField: { en: 'is not a real date', zh: '不是有效的日期' },
 
   oneFileOnly: {

@@ -14,6 +14,7 @@ import { allows } from '../rbac/ability'
 import type { Principal } from '../rbac/access'
 import { contentResponse } from './content'
 import { ALLOWED_TYPES } from './file-types'
+import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { BatchDeleteResult, BatchUploadResult, FileDetail, FileListItem, FileListQuery } from './model'
 import { readMultipart } from './multipart'
@@ -245,7 +246,7 @@ export function createStorageService(deps: StorageDeps) {
       const window = pageWindow(query, 20)
       for (const field of ['date_from', 'date_to'] as const)
         if (query[field] && !isCalendarDate(query[field]!))
-          throw new ValidationError(say.notRealDate({ field, value: query[field]! }), [{ field, message: say.notRealDateField() }])
+          throw new ValidationError(common.notRealDateOf({ field, value: query[field]! }), [{ field, message: say.notRealDateField() }])
       const from = query.date_from ? new Date(`${query.date_from}T00:00:00Z`) : undefined
       const until = query.date_to ? new Date(new Date(`${query.date_to}T00:00:00Z`).getTime() + 86_400_000) : undefined
       const { rows, total, size } = await repo.listFiles(
