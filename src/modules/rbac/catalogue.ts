@@ -14,16 +14,16 @@ export const PERMISSION_CATALOGUE = [
     name: 'users:read',
     displayName: 'Read users',
     description: 'List and read user accounts',
-    zh: { displayName: '查看用户', description: '列出并查看用户账号' },
+    zh: { displayName: '查看账号', description: '列出并查看账号' },
   },
-  { name: 'users:create', displayName: 'Create users', description: 'Create user accounts', zh: { displayName: '创建用户', description: '创建用户账号' } },
+  { name: 'users:create', displayName: 'Create users', description: 'Create user accounts', zh: { displayName: '创建账号', description: '创建账号' } },
   {
     name: 'users:update',
     displayName: 'Update users',
     description: 'Edit user accounts, their roles and passwords',
-    zh: { displayName: '修改用户', description: '修改用户账号及其角色和密码' },
+    zh: { displayName: '修改账号', description: '修改账号及其角色和密码' },
   },
-  { name: 'users:delete', displayName: 'Delete users', description: 'Delete user accounts', zh: { displayName: '删除用户', description: '删除用户账号' } },
+  { name: 'users:delete', displayName: 'Delete users', description: 'Delete user accounts', zh: { displayName: '删除账号', description: '删除账号' } },
   {
     name: 'companies:read',
     displayName: 'Read companies',
@@ -51,7 +51,7 @@ export const PERMISSION_CATALOGUE = [
     name: 'roles:read',
     displayName: 'Read roles',
     description: 'List and read roles, their users and their permissions',
-    zh: { displayName: '查看角色', description: '列出并查看角色及其用户和权限' },
+    zh: { displayName: '查看角色', description: '列出并查看角色及其账号和权限' },
   },
   { name: 'roles:create', displayName: 'Create roles', description: 'Create roles', zh: { displayName: '创建角色', description: '创建角色' } },
   {
@@ -65,7 +65,7 @@ export const PERMISSION_CATALOGUE = [
     name: 'roles:assign',
     displayName: 'Assign roles',
     description: 'Give roles to users and take them back',
-    zh: { displayName: '分配角色', description: '为用户授予或收回角色' },
+    zh: { displayName: '分配角色', description: '为账号授予或收回角色' },
   },
   {
     name: 'permissions:read',
