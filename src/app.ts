@@ -60,6 +60,7 @@ import type { AccessResolver } from './modules/rbac/access'
 import { createRbacService } from './modules/rbac/service'
 import { correctionsController, recordEditController } from './modules/corrections'
 import { createCorrectionsService } from './modules/corrections/service'
+import { payrollController } from './modules/payroll'
 import { salariesAdminController, salariesEmployeeController } from './modules/salaries'
 import { createSalariesService } from './modules/salaries/service'
 import { exportsController } from './modules/exports'
@@ -153,8 +154,13 @@ export function createApp(deps: AppDeps) {
         .use(openingBalancesController(guard, reply, createOpeningBalances({ database, clock }))),
     )
     .use(approvalsController(guard, locale, reply, createApprovalsService({ database, leave, corrections })))
-    .use(salariesAdminController(guard, locale, reply, salaries))
-    .use(salariesEmployeeController(guard, locale, reply, salaries))
+    // salaries and payroll as one plugin, for the same reason as the imports above
+    .use(
+      new Elysia({ name: 'pay' })
+        .use(salariesAdminController(guard, locale, reply, salaries))
+        .use(salariesEmployeeController(guard, locale, reply, salaries))
+        .use(payrollController(guard, locale, reply, attendanceDeps)),
+    )
     .use(exportsController(guard, locale, createExportsService({ ...attendanceDeps, logger })))
     .use(
       storageController(

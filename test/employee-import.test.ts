@@ -92,6 +92,7 @@ const employee = (fields: { id: number; name: string } & Record<string, unknown>
   company_id: null,
   position: null,
   hire_date: null,
+  left_on: null,
   status: 1,
   user_id: null,
   attendance_group_id: null,

@@ -37,6 +37,7 @@ const employee = (fields: Fields) => ({
   company_id: null,
   position: null,
   hire_date: null,
+  left_on: null,
   status: 1,
   user_id: null,
   attendance_group_id: null,

@@ -176,6 +176,10 @@ export const EXAMPLE_STEPS: ExampleStep[] = [
   { operation: 'POST /api/v1/admin/salaries' },
   { operation: 'PUT /api/v1/admin/salaries/{id}', path: '/api/v1/admin/salaries/1' },
   { operation: 'PATCH /api/v1/admin/salaries/batch-status' },
+  { operation: 'PUT /api/v1/admin/employees/{id}/pay-profile', path: '/api/v1/admin/employees/1/pay-profile' },
+  { operation: 'PUT /api/v1/admin/companies/{id}/pay-settings', path: '/api/v1/admin/companies/1/pay-settings' },
+  { operation: 'POST /api/v1/admin/payroll/runs' },
+  { operation: 'PUT /api/v1/admin/payroll/runs/{id}/payslips/{payslip_id}/inputs', path: '/api/v1/admin/payroll/runs/1/payslips/1/inputs' },
   // file ids are random: the example's is unknown on any database
   { operation: 'POST /api/v1/storage/presigned-url', expect: 404 },
   { operation: 'DELETE /api/v1/storage/delete', expect: 404 },

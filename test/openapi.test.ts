@@ -71,7 +71,7 @@ describe('the OpenAPI document', () => {
         if (parameter.schema.default !== undefined && !['sort', 'order', 'sort_by', 'sort_order'].includes(parameter.name))
           expect(['page', 'page_size'], `${method} ${path} ${parameter.name}`).toContain(parameter.name)
         if (['id', 'page', 'page_size', 'user_id', 'employee_id', 'group_id', 'status'].includes(parameter.name) && path !== '/api/v1/storage/files/{id}/content')
-          expect(parameter.schema.type, `${method} ${path} ${parameter.name}`).toBe(parameter.name === 'status' && (path.includes('salaries') || path.includes('leave/requests') || path.includes('corrections') || path === '/api/v1/approvals') ? 'string' : 'integer')
+          expect(parameter.schema.type, `${method} ${path} ${parameter.name}`).toBe(parameter.name === 'status' && (path.includes('salaries') || path.includes('payroll') || path.includes('leave/requests') || path.includes('corrections') || path === '/api/v1/approvals') ? 'string' : 'integer')
       }
     const users = doc.paths['/api/v1/admin/users'].get.responses['200'].content['application/json'].schema
     expect(users.properties.code).toEqual({ type: 'integer', examples: [200] })

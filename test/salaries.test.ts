@@ -258,6 +258,7 @@ const stored = (row: {
   totalDeductions: row.totalDeductions,
   netSalary: row.netSalary,
   remarks: row.remarks ?? '',
+  payrollRunId: null,
   createdAt: new Date(row.createdAt ?? NOW),
   updatedAt: new Date(row.updatedAt ?? NOW),
 })

@@ -67,6 +67,11 @@ export const TAGS = [
   { name: 'Salaries', description: 'Monthly salary records in yuan (stored exactly in fen), their statuses and statistics.' },
   { name: 'My salaries', description: 'An employee’s own salary records.' },
   {
+    name: 'Payroll',
+    description: 'Pay computed from attendance (CONTRACT §16): pay profiles, company pay settings, runs of a company’s month and payslips whose every line keeps its formula, inputs and sources.',
+  },
+  { name: 'My payslips', description: 'An employee’s own approved payslips, every line explained.' },
+  {
     name: 'Approvals',
     description: 'Requests you may decide (your reports’, your attendance group’s, or anyone’s with approvals:manage), and approving or rejecting them.',
   },

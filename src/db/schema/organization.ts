@@ -40,6 +40,8 @@ export const employees = sqliteTable(
     position: text('position'),
     /** YYYY-MM-DD */
     hireDate: text('hire_date'),
+    /** YYYY-MM-DD, the last day employed (CONTRACT §18); null while employed */
+    leftOn: text('left_on'),
     status: integer('status').notNull().default(1),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** Who decides this employee's requests (CONTRACT §10): another employee; never a cycle. */

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { timestamps } from './columns'
 import { employees } from './organization'
+import { payrollRuns } from './payroll'
 
 /** Monthly salaries; every amount is integer fen. Totals and net are stored for aggregates. */
 export const salaries = sqliteTable(
@@ -33,6 +34,8 @@ export const salaries = sqliteTable(
     totalDeductions: integer('total_deductions').notNull(),
     netSalary: integer('net_salary').notNull(),
     remarks: text('remarks').notNull().default(''),
+    /** the payroll run that wrote this record (CONTRACT §16); such a record changes only by runs */
+    payrollRunId: integer('payroll_run_id').references(() => payrollRuns.id, { onDelete: 'restrict' }),
     ...timestamps,
   },
   (t) => [

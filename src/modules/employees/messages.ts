@@ -4,6 +4,9 @@ import { defineMessages } from '../../lib/messages'
 export const say = defineMessages('employees', {
   // refusals of one record (service.ts)
   missing: { en: 'Employee {id} does not exist', zh: '员工 {id} 不存在' },
+  leftOnNotReal: { en: 'left_on "{value}" is not a real date (YYYY-MM-DD)', zh: 'left_on“{value}”不是真实存在的日期（YYYY-MM-DD）' },
+  leftBeforeHired: { en: 'left_on {left} is before the hire date {hired}', zh: '离职日期 {left} 早于入职日期 {hired}' },
+  notBeforeHireDate: { en: 'is before the hire date', zh: '早于入职日期' },
   hireDateNotReal: { en: 'hire_date "{value}" is not a real date (YYYY-MM-DD)', zh: 'hire_date“{value}”不是真实存在的日期（YYYY-MM-DD）' },
   notRealDate: { en: 'is not a real date', zh: '不是真实存在的日期' },
   accountPairNeeded: {

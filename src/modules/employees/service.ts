@@ -34,6 +34,7 @@ export function toEmployeeResponse(row: repo.EmployeeWithDepartment): EmployeeRe
     company_id: row.companyId,
     position: row.position,
     hire_date: row.hireDate,
+    left_on: row.leftOn,
     status: row.status,
     user_id: row.userId,
     attendance_group_id: row.attendanceGroupId,
@@ -47,6 +48,14 @@ const missing = (id: number) => new NotFoundError(say.missing({ id }))
 
 function checkHireDate(value: string | null | undefined): void {
   if (value && !isCalendarDate(value)) throw new ValidationError(say.hireDateNotReal({ value }), [{ field: 'hire_date', message: say.notRealDate() }])
+}
+
+/** `left_on` is a real date, not before the hire date (the one sent, else the one kept). */
+function checkLeftOn(value: string | null | undefined, hireDate: string | null | undefined): void {
+  if (!value) return
+  if (!isCalendarDate(value)) throw new ValidationError(say.leftOnNotReal({ value }), [{ field: 'left_on', message: say.notRealDate() }])
+  if (hireDate && value < hireDate)
+    throw new ValidationError(say.leftBeforeHired({ left: value, hired: hireDate }), [{ field: 'left_on', message: say.notBeforeHireDate() }])
 }
 
 /**
@@ -72,6 +81,7 @@ const ACCOUNT_RULES: readonly ((input: AccountChoice) => void)[] = [
 export const NEW_EMPLOYEE_RULES: readonly ((input: CreateEmployeeInput) => void)[] = [
   ...ACCOUNT_RULES,
   (input) => checkHireDate(input.hire_date),
+  (input) => checkLeftOn(input.left_on, input.hire_date),
   (input) => void requiredText(input.name ?? '', 'name'),
 ]
 
@@ -160,6 +170,7 @@ export function newEmployeeRow(input: CreateEmployeeInput, userId: number | null
     companyId: input.company_id ?? null,
     position: optionalText(input.position),
     hireDate: input.hire_date ?? null,
+    leftOn: input.left_on ?? null,
     status: input.status ?? 1,
     userId,
     managerId: input.manager_id ?? null,
@@ -274,6 +285,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
           const current = await repo.findEmployee(tx, id)
           if (!current) throw missing(id)
           previousUserId = current.userId
+          checkLeftOn(input.left_on, input.hire_date === undefined ? current.hireDate : input.hire_date)
           await checkReferences(tx, input)
           if (input.manager_id !== undefined && input.manager_id !== current.managerId) await requireDeciderChoice(tx, principal, input.manager_id, now)
           await checkManager(tx, { id, name: current.name, employeeNo: current.employeeNo }, input.manager_id)
@@ -291,6 +303,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
             companyId: input.company_id,
             position: optionalText(input.position),
             hireDate: input.hire_date,
+            leftOn: input.left_on,
             status: input.status,
             userId: input.user_id,
             managerId: input.manager_id,

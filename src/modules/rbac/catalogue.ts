@@ -283,6 +283,24 @@ export const PERMISSION_CATALOGUE = [
     description: 'Approve or reject anyone’s leave and corrections but one’s own',
     zh: { displayName: '审批任何申请', description: '审批或驳回任何人的请假和考勤更正（本人的除外）' },
   },
+  {
+    name: 'payroll:read',
+    displayName: 'Read payroll',
+    description: 'Read pay profiles, pay settings, payroll runs, payslips and their exports',
+    zh: { displayName: '查看工资核算', description: '查看薪资档案、薪资设置、工资核算批次、工资条及其导出' },
+  },
+  {
+    name: 'payroll:manage',
+    displayName: 'Manage payroll',
+    description: 'Edit pay profiles and pay settings; create, recompute and delete payroll runs and enter their inputs',
+    zh: { displayName: '管理工资核算', description: '修改薪资档案和薪资设置；创建、重算和删除工资核算批次，录入其数据' },
+  },
+  {
+    name: 'payroll:approve',
+    displayName: 'Approve payroll',
+    description: 'Approve a payroll run, which writes its salary records (never a run holding one’s own payslip)',
+    zh: { displayName: '审批工资核算', description: '审批工资核算批次并写入工资记录（含本人工资条的批次除外）' },
+  },
 ] as const satisfies readonly (SeededTexts & { name: `${string}:${string}` })[]
 
 export type PermissionName = (typeof PERMISSION_CATALOGUE)[number]['name']

@@ -7,6 +7,10 @@ export const say = defineMessages('salaries', {
   updated: { en: 'Salary record updated', zh: '工资记录已更新' },
   deleted: { en: 'Salary record deleted', zh: '工资记录已删除' },
 
+  writtenByRun: {
+    en: 'Salary record {id} of {month} was written by payroll run {run}: its amounts change only through the next runs’ adjustments, and it cannot be deleted',
+    zh: '{month} 的工资记录 {id} 由工资核算批次 {run} 写入：其金额只能通过以后批次的调整变更，且不能删除',
+  },
   missing: { en: 'Salary record {id} does not exist', zh: '工资记录 {id} 不存在' },
   noneForMonth: { en: 'You have no salary record for {month}', zh: '您没有 {month} 的工资记录' },
   employeeMissing: {

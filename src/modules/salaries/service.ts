@@ -146,6 +146,10 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
   const requireNotOwnSalary = (tx: Queryable, principal: Principal, employeeId: number, label: Message) =>
     requireNotOwn(tx, principal, { label, employeeId }, 'pay', true)
 
+  /** A record a payroll run wrote changes only through the next runs' adjustments (CONTRACT §16); paying it stays as it is. */
+  const byRun = (row: { id: number; month: string; payrollRunId: number | null }) =>
+    new ConflictError(say.writtenByRun({ id: row.id, month: row.month, run: row.payrollRunId ?? 0 }))
+
   return {
     async create(input: CreateSalaryInput, actor: Actor, principal: Principal): Promise<SalaryResponse> {
       checkPaymentDate(input.payment_date)
@@ -200,6 +204,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
         await requireNotOwnSalary(tx, principal, before.employeeId, say.record({ id }))
         const current = amountsOf(before)
         const changed = (Object.keys(sent) as AmountField[]).filter((item) => sent[item] !== current[item])
+        if (before.payrollRunId !== null && changed.length > 0) throw byRun(before)
         if (before.status === 1 && changed.length > 0)
           throw new ConflictError(say.locked({ id, items: changed.join(', ') }))
         const status = input.status === undefined ? before.status : Number(input.status)
@@ -230,6 +235,7 @@ export function createSalariesService({ database, clock, defaultZone }: Salaries
         const before = await repo.findSalary(tx, id)
         if (!before) throw missing(id)
         await requireNotOwnSalary(tx, principal, before.employeeId, say.record({ id }))
+        if (before.payrollRunId !== null) throw byRun(before)
         await repo.deleteSalary(tx, id)
         await recordAudit(tx, actor, now, { action: 'salary.delete', resource: 'salary', resourceId: id, before: snapshot(before) })
       })

@@ -1,0 +1,206 @@
+import type { RuleRow } from '../../attendance/setup/repository'
+import type { DayKind } from '../../calendar/work-days'
+import type { ApprovedLeave, MonthRecord } from '../../exports/attendance-sheet'
+
+/*
+ * What the payroll computation reads and returns (CONTRACT §16, §17). Every amount is integer fen;
+ * every ratio (days per month, multipliers, tax rates) is an integer count of hundredths or a
+ * decimal string, never a binary float. The functions that take these are pure: the service loads
+ * the rows, these decide the figures, and the run stores what they returned.
+ */
+
+export type SourceKind = 'attendance_record' | 'leave_request' | 'correction' | 'calendar_day' | 'pay_profile' | 'payslip'
+export interface Source {
+  kind: SourceKind
+  id: number
+}
+
+/** income: part of the wage; attendance: an attendance deduction (less from the wage payable); deduction: taken from the wage payable */
+export type LineKind = 'income' | 'attendance' | 'deduction'
+
+export type LineCode =
+  | 'basic_salary'
+  | 'seniority_pay'
+  | 'allowance'
+  | 'overtime_work_day'
+  | 'overtime_rest_day'
+  | 'overtime_statutory_holiday'
+  | 'performance_pay'
+  | 'bonus'
+  | 'other_income'
+  | 'adjustment'
+  | 'absence'
+  | 'unpaid_leave'
+  | 'lateness'
+  | 'personal_insurance'
+  | 'housing_fund'
+  | 'personal_tax'
+  | 'other_deductions'
+
+/** A figure a line used: money in yuan (a number whose decimal spelling is exact, e.g. 919.54), days, minutes, ratios, months as 'YYYY-MM'. */
+export type InputValue = number | string
+
+export interface PayLine {
+  code: LineCode
+  kind: LineKind
+  /** integer fen; positive except an `adjustment`, which may be negative */
+  amount: number
+  /** the arithmetic with its numbers, one or more `[name: ]expression = result` parts joined by '; ' (see formula.ts) */
+  formula: string
+  inputs: Record<string, InputValue>
+  sources: Source[]
+  /** for an `adjustment`: the month it corrects (shown in its label) */
+  month?: string
+}
+
+/** A company's pay settings (CONTRACT §16), money in fen, ratios in hundredths. */
+export interface PaySettings {
+  proration: 'work_days' | 'calendar_days'
+  /** 2175 = 21.75 */
+  daysPerMonthHundredths: number
+  latePerOccurrence: number
+  latePerMinute: number
+  /** null: the rule's allowed_late_days (as statistics count `late_days_allowed`) */
+  lateFreeOccurrences: number | null
+  /** null: the daily wage; else fen per absent day */
+  absenceFixed: number | null
+  /** 150 = 1.5 */
+  overtimeWorkDay: number
+  overtimeRestDay: number
+  overtimeStatutoryHoliday: number
+}
+
+export const DEFAULT_PAY_SETTINGS: PaySettings = {
+  proration: 'work_days',
+  daysPerMonthHundredths: 2175,
+  latePerOccurrence: 0,
+  latePerMinute: 0,
+  lateFreeOccurrences: null,
+  absenceFixed: null,
+  overtimeWorkDay: 150,
+  overtimeRestDay: 200,
+  overtimeStatutoryHoliday: 300,
+}
+
+export interface PayProfile {
+  id: number
+  effectiveMonth: string
+  basicSalary: number
+  seniorityPay: number
+  allowance: number
+  contributionBase: number
+  housingFundBase: number
+}
+
+/** A date the company's calendar marks, with its row id (a `calendar_day` source) and whether it is a statutory holiday. */
+export interface PayCalendarDay {
+  id: number
+  kind: DayKind
+  name: string
+  statutory: boolean
+}
+export type PayCalendar = ReadonlyMap<string, PayCalendarDay>
+
+/** An attendance record of the month, with its id and the approved corrections behind it. */
+export interface PayRecord extends MonthRecord {
+  id: number
+  correctionIds: readonly number[]
+}
+
+/** An approved leave request touching the month. */
+export interface PayLeave extends ApprovedLeave {
+  id: number
+  /** the type's `paid`; false: unpaid leave, deducted */
+  paid: boolean
+}
+
+/** What HR entered on the payslip (CONTRACT §16 inputs), fen. */
+export interface EnteredInputs {
+  performancePay: number
+  bonus: number
+  otherIncome: number
+  otherDeductions: number
+  note: string
+}
+
+export const NO_ENTERED_INPUTS: EnteredInputs = { performancePay: 0, bonus: 0, otherIncome: 0, otherDeductions: 0, note: '' }
+
+/** An approved earlier month whose wage payable changed since its approval (CONTRACT §16 "after approval"). */
+export interface AdjustmentInput {
+  month: string
+  /** that month's base gross computed now */
+  recomputedGross: number
+  /** the base gross its approved payslip holds */
+  approvedGross: number
+  /** adjustments for that month already carried by approved payslips since */
+  carried: number
+  /** the approved payslip, and what changed: the sources in one computation and not the other */
+  sources: Source[]
+}
+
+/** The employee's year at this company before this month (CONTRACT §17 cumulative withholding), from their approved payslips of the year. */
+export interface TaxYearToDate {
+  /** the first month of the year with a payslip at this company; this month when none */
+  firstMonth: string
+  /** Σ gross of the earlier approved payslips of the year */
+  gross: number
+  /** Σ personal_insurance + housing_fund of them (0 until Payroll 2) */
+  contributions: number
+  /** Σ special additional deductions of those months (0 until Payroll 2) */
+  specialDeductions: number
+  /** Σ personal_tax withheld by them */
+  withheld: number
+  /** those payslips' ids (the personal_tax line's sources) */
+  payslipIds?: readonly number[]
+}
+
+/** Everything one employee's payslip for one month is computed from. */
+export interface PayslipInput {
+  /** 'YYYY-MM' */
+  month: string
+  /** the employee's work date now: a work day of the month not yet past is not missed */
+  today: string
+  employee: { id: number; hireDate: string | null; leftOn: string | null }
+  /** the first date their attendance counts (company go-live and hire date, attendance/caller.ts `attendanceFrom`) */
+  attendanceFrom: string | null
+  /** the enabled rules of their attendance group (none: no work days) */
+  rules: readonly RuleRow[]
+  calendar: PayCalendar
+  records: readonly PayRecord[]
+  leave: readonly PayLeave[]
+  profile: PayProfile
+  settings: PaySettings
+  entered: EnteredInputs
+  adjustments: readonly AdjustmentInput[]
+  tax: TaxYearToDate
+  /** this month's contributions and special deductions (0 until Payroll 2) */
+  contributions: { personalInsurance: number; housingFund: number; specialDeductions: number }
+}
+
+/** The attendance figures a payslip used: the same numbers statistics and the monthly sheet give over the employed part of the month. */
+export interface MonthFacts {
+  /** the employed part of the month: [from, to] */
+  from: string
+  to: string
+  workDaysOfMonth: number
+  employedWorkDays: number
+  calendarDaysOfMonth: number
+  employedCalendarDays: number
+  absentDays: number
+  unpaidLeaveDays: number
+  lateOccurrences: number
+  freeLateOccurrences: number
+  /** minutes of overtime by the kind of its record's day */
+  overtimeMinutes: { workDay: number; restDay: number; statutoryHoliday: number }
+}
+
+export interface Payslip {
+  lines: PayLine[]
+  /** the wage payable: income lines less the attendance lines */
+  gross: number
+  /** the gross without adjustment lines: what a later adjustment compares against */
+  baseGross: number
+  deductions: number
+  net: number
+  facts: MonthFacts
+}

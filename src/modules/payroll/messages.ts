@@ -1,0 +1,78 @@
+import { defineMessages, ruleText } from '../../lib/messages'
+
+/** Payroll's messages (CONTRACT §16): profiles, settings, runs, payslips and their lines. */
+export const say = defineMessages('payroll', {
+  profileSaved: { en: 'Pay profile saved', zh: '薪资档案已保存' },
+  settingsSaved: { en: 'Pay settings saved', zh: '薪资设置已保存' },
+  runCreated: { en: 'Payroll run created', zh: '工资核算批次已创建' },
+  runRecomputed: { en: 'Payroll run recomputed', zh: '工资核算批次已重算' },
+  runApproved: { en: 'Payroll run approved; its salary records are written', zh: '工资核算批次已审批，工资记录已写入' },
+  runDeleted: { en: 'Payroll run deleted', zh: '工资核算批次已删除' },
+  inputsSaved: { en: 'Payslip inputs saved and the payslip recomputed', zh: '工资条录入项已保存，工资条已重算' },
+
+  employeeMissing: { en: 'Employee {id} does not exist', zh: '员工 {id} 不存在' },
+  companyMissing: { en: 'Company {id} does not exist', zh: '公司 {id} 不存在' },
+  runMissing: { en: 'Payroll run {id} does not exist', zh: '工资核算批次 {id} 不存在' },
+  payslipMissing: { en: 'Payslip {id} is not in payroll run {run}', zh: '工资核算批次 {run} 中没有工资条 {id}' },
+  noPayslip: { en: 'You have no approved payslip for {month}', zh: '您没有 {month} 已审批的工资条' },
+  notLinked: {
+    en: 'Your account is not linked to an employee, so it has no payslips; ask an administrator to link it',
+    zh: '您的账号未关联员工，因此没有工资条；请联系管理员关联',
+  },
+  notRealMonth: { en: 'month {month} is not a real month', zh: '月份 {month} 不是真实存在的月份' },
+  runExists: {
+    en: '{company} already has a payroll run for {month} (run {id}); recompute that one instead',
+    zh: '{company}已有 {month} 的工资核算批次（批次 {id}）；请重算该批次',
+  },
+  notDraft: {
+    en: 'The payroll run of {company} for {month} is approved and locked; changes to that month go into the next month’s run as adjustments',
+    zh: '{company} {month} 的工资核算批次已审批并锁定；该月的变动将作为调整计入下月的批次',
+  },
+  runOf: { en: 'The payroll run of {company} for {month}', zh: '{company} {month} 的工资核算批次' },
+  negativeNet: {
+    en: 'The net pay of {employees} for {month} would be below zero; enter other income or check their attendance before approving',
+    zh: '{employees} {month} 的实发工资将小于零；请先录入其他收入或核对考勤，再审批',
+  },
+  salaryNotByRun: {
+    en: '{employee} already has a salary record for {month} (record {id}) that no payroll run wrote; delete it or move it before approving',
+    zh: '{employee}已有 {month} 的工资记录（记录 {id}），不是由工资核算写入的；请先删除或处理该记录，再审批',
+  },
+  employee: { en: '{name} ({no})', zh: '{name}（工号 {no}）' },
+  employeeNoNumber: { en: '{name} (no employee number)', zh: '{name}（无工号）' },
+  daysPerMonth: { en: 'days_per_month must be above 0 and at most 31, with at most 2 decimals', zh: 'days_per_month 必须大于 0 且不超过 31，最多两位小数' },
+  daysPerMonthField: { en: 'above 0 and at most 31, at most 2 decimals', zh: '大于 0 且不超过 31，最多两位小数' },
+  multiplier: { en: 'overtime_multipliers.{kind} must be from 0 to 10 with at most 2 decimals', zh: 'overtime_multipliers.{kind} 必须在 0 到 10 之间，最多两位小数' },
+  multiplierField: { en: 'from 0 to 10, at most 2 decimals', zh: '0 到 10 之间，最多两位小数' },
+  invalid: { en: 'The pay settings are not valid: {problems}', zh: '薪资设置无效：{problems}' },
+  invalidProfile: { en: 'The pay profile is not valid: {problems}', zh: '薪资档案无效：{problems}' },
+  invalidInputs: { en: 'The payslip inputs are not valid: {problems}', zh: '工资条录入项无效：{problems}' },
+
+  // the payslip lines' labels
+  line_basic_salary: { en: 'Basic salary', zh: '基本工资' },
+  line_seniority_pay: { en: 'Seniority pay', zh: '工龄工资' },
+  line_allowance: { en: 'Allowance', zh: '津贴' },
+  line_overtime_work_day: { en: 'Overtime pay, work days', zh: '加班费（工作日）' },
+  line_overtime_rest_day: { en: 'Overtime pay, rest days', zh: '加班费（休息日）' },
+  line_overtime_statutory_holiday: { en: 'Overtime pay, statutory holidays', zh: '加班费（法定节假日）' },
+  line_performance_pay: { en: 'Performance pay', zh: '绩效工资' },
+  line_bonus: { en: 'Bonus', zh: '奖金' },
+  line_other_income: { en: 'Other income', zh: '其他收入' },
+  line_adjustment: { en: 'Adjustment for {month}', zh: '{month} 调整（补发/补扣）' },
+  line_absence: { en: 'Absence deduction', zh: '缺勤扣款' },
+  line_unpaid_leave: { en: 'Unpaid leave deduction', zh: '事假扣款' },
+  line_lateness: { en: 'Lateness deduction', zh: '迟到扣款' },
+  line_personal_insurance: { en: 'Social insurance (employee)', zh: '个人社保' },
+  line_housing_fund: { en: 'Housing fund (employee)', zh: '个人住房公积金' },
+  line_personal_tax: { en: 'Individual income tax', zh: '个人所得税' },
+  line_other_deductions: { en: 'Other deductions', zh: '其他扣款' },
+})
+
+export const monthRule = (field: string) =>
+  ruleText({ en: `${field} must be a month written YYYY-MM`, zh: `${field} 必须是 YYYY-MM 格式的月份` })
+export const yearRule = ruleText({ en: 'year must be a year (1 to 9999)', zh: 'year 必须是年份（1 到 9999）' })
+export const flagRule = ruleText({
+  en: 'flag must be one of prorated, absence, unpaid_leave, lateness, overtime, adjustment, entered, negative_net',
+  zh: 'flag 必须是 prorated、absence、unpaid_leave、lateness、overtime、adjustment、entered、negative_net 之一',
+})
+export const freeRule = ruleText({ en: 'free_occurrences must be a whole number from 0 to 31, or null', zh: 'free_occurrences 必须是 0 到 31 之间的整数，或 null' })
+export const formatRule = ruleText({ en: 'format must be csv or xlsx', zh: 'format 必须是 csv 或 xlsx' })

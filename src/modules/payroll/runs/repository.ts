@@ -1,0 +1,313 @@
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import type { Queryable } from '../../../db/client'
+import {
+  attendanceCorrections,
+  attendanceGroupMembers,
+  attendanceGroups,
+  attendanceRecords,
+  calendarDays,
+  companies,
+  employees,
+  leaveRequests,
+  leaveTypes,
+  payrollRuns,
+  payslips,
+  salaries,
+  users,
+} from '../../../db/schema'
+import type { PayCalendar, PayLeave, PayRecord } from '../compute/types'
+
+export type RunRow = typeof payrollRuns.$inferSelect
+export type PayslipRow = typeof payslips.$inferSelect
+export type NewPayslip = typeof payslips.$inferInsert
+
+export async function insertRun(db: Queryable, values: typeof payrollRuns.$inferInsert): Promise<RunRow> {
+  const [row] = await db.insert(payrollRuns).values(values).returning()
+  return row
+}
+
+/** A run with its company's name and its approver's username. */
+export async function findRun(db: Queryable, id: number) {
+  const [row] = await db
+    .select({ run: payrollRuns, company: companies.name, approver: users.username })
+    .from(payrollRuns)
+    .innerJoin(companies, eq(companies.id, payrollRuns.companyId))
+    .leftJoin(users, eq(users.id, payrollRuns.approvedBy))
+    .where(eq(payrollRuns.id, id))
+    .limit(1)
+  return row ?? null
+}
+export type RunWithNames = NonNullable<Awaited<ReturnType<typeof findRun>>>
+
+export async function findRunOf(db: Queryable, companyId: number, month: string): Promise<RunRow | null> {
+  const [row] = await db.select().from(payrollRuns).where(and(eq(payrollRuns.companyId, companyId), eq(payrollRuns.month, month))).limit(1)
+  return row ?? null
+}
+
+export function listRuns(db: Queryable, filter: { companyId?: number; year?: number; status?: 'draft' | 'approved' }) {
+  const conditions: SQL[] = []
+  if (filter.companyId !== undefined) conditions.push(eq(payrollRuns.companyId, filter.companyId))
+  if (filter.year !== undefined) conditions.push(sql`substr(${payrollRuns.month}, 1, 4) = ${String(filter.year).padStart(4, '0')}`)
+  if (filter.status !== undefined) conditions.push(eq(payrollRuns.status, filter.status))
+  return db
+    .select({ run: payrollRuns, company: companies.name, approver: users.username })
+    .from(payrollRuns)
+    .innerJoin(companies, eq(companies.id, payrollRuns.companyId))
+    .leftJoin(users, eq(users.id, payrollRuns.approvedBy))
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(payrollRuns.month), asc(payrollRuns.companyId))
+}
+
+/** The totals of a run's payslips, in fen. */
+export async function runTotals(db: Queryable, runIds: number[]) {
+  if (runIds.length === 0) return new Map<number, RunTotals>()
+  const p = payslips
+  const rows = await db
+    .select({
+      runId: p.runId,
+      gross: sql<number>`coalesce(sum(${p.gross}), 0)`,
+      deductions: sql<number>`coalesce(sum(${p.deductions}), 0)`,
+      employee: sql<number>`coalesce(sum(${p.personalInsurance} + ${p.housingFund}), 0)`,
+      employer: sql<number>`coalesce(sum(${p.employerContributions}), 0)`,
+      tax: sql<number>`coalesce(sum(${p.personalTax}), 0)`,
+      net: sql<number>`coalesce(sum(${p.net}), 0)`,
+      headCount: sql<number>`count(*)`,
+    })
+    .from(p)
+    .where(inArray(p.runId, runIds))
+    .groupBy(p.runId)
+  return new Map(rows.map((row) => [row.runId, row]))
+}
+export type RunTotals = { gross: number; deductions: number; employee: number; employer: number; tax: number; net: number; headCount: number }
+
+/** A run's payslips with their employees' names and numbers, by employee number then id. */
+export function payslipsOf(db: Queryable, runId: number, employeeId?: number) {
+  return db
+    .select({ payslip: payslips, name: employees.name, employeeNo: employees.employeeNo })
+    .from(payslips)
+    .innerJoin(employees, eq(employees.id, payslips.employeeId))
+    .where(and(eq(payslips.runId, runId), employeeId === undefined ? undefined : eq(payslips.employeeId, employeeId)))
+    .orderBy(asc(payslips.employeeId))
+}
+export type PayslipWithEmployee = Awaited<ReturnType<typeof payslipsOf>>[number]
+
+export async function findPayslip(db: Queryable, runId: number, id: number): Promise<PayslipWithEmployee | null> {
+  const [row] = await db
+    .select({ payslip: payslips, name: employees.name, employeeNo: employees.employeeNo })
+    .from(payslips)
+    .innerJoin(employees, eq(employees.id, payslips.employeeId))
+    .where(and(eq(payslips.runId, runId), eq(payslips.id, id)))
+    .limit(1)
+  return row ?? null
+}
+
+/** An employee's approved payslips, newest month first, optionally of one year or one month. */
+export function approvedPayslipsOf(db: Queryable, employeeId: number, filter: { year?: number; month?: string }) {
+  return db
+    .select({ payslip: payslips, name: employees.name, employeeNo: employees.employeeNo })
+    .from(payslips)
+    .innerJoin(payrollRuns, eq(payrollRuns.id, payslips.runId))
+    .innerJoin(employees, eq(employees.id, payslips.employeeId))
+    .where(
+      and(
+        eq(payslips.employeeId, employeeId),
+        eq(payrollRuns.status, 'approved'),
+        filter.month === undefined ? undefined : eq(payslips.month, filter.month),
+        filter.year === undefined ? undefined : sql`substr(${payslips.month}, 1, 4) = ${String(filter.year).padStart(4, '0')}`,
+      ),
+    )
+    .orderBy(desc(payslips.month))
+}
+
+/**
+ * A page of the employees a company's run of [first, last] pays, after the id `after`: of the
+ * company, hired by the last day (or with no hire date), not left before the first day, and
+ * active or with a leaving date (someone marked as left without one is not paid); with what their
+ * attendance context needs (attendance/caller.ts `contextFrom`).
+ */
+export function runEmployees(db: Queryable, companyId: number, first: string, last: string, after: number, limit: number, only?: number[]) {
+  return db
+    .select({
+      id: employees.id,
+      name: employees.name,
+      employeeNo: employees.employeeNo,
+      hireDate: employees.hireDate,
+      leftOn: employees.leftOn,
+      status: employees.status,
+      group: attendanceGroups,
+      companyTimezone: companies.timezone,
+      companyStartsOn: companies.attendanceStartsOn,
+    })
+    .from(employees)
+    .leftJoin(attendanceGroupMembers, eq(attendanceGroupMembers.employeeId, employees.id))
+    .leftJoin(attendanceGroups, eq(attendanceGroups.id, attendanceGroupMembers.groupId))
+    .leftJoin(companies, eq(companies.id, attendanceGroups.companyId))
+    .where(
+      and(
+        eq(employees.companyId, companyId),
+        gt(employees.id, after),
+        only === undefined ? undefined : inArray(employees.id, only),
+        or(isNull(employees.hireDate), lte(employees.hireDate, last)),
+        or(isNull(employees.leftOn), gte(employees.leftOn, first)),
+        or(eq(employees.status, 1), isNotNull(employees.leftOn)),
+      ),
+    )
+    .orderBy(asc(employees.id))
+    .limit(limit)
+}
+export type RunEmployee = Awaited<ReturnType<typeof runEmployees>>[number]
+
+type RecordTuple = [id: number, workDate: string, status: number, clockedIn: 0 | 1, lateMinutes: number, earlyMinutes: number, workMinutes: number, overtimeMinutes: number]
+
+/** The employees' records of [first, last] with their ids and the approved corrections behind them: one row per employee (see exports/repository `recordsOf`). */
+export async function payRecordsOf(db: Queryable, employeeIds: number[], first: string, last: string): Promise<Map<number, PayRecord[]>> {
+  const found = new Map<number, PayRecord[]>()
+  if (employeeIds.length === 0) return found
+  const r = attendanceRecords
+  const [rows, corrections] = await Promise.all([
+    db
+      .select({
+        employeeId: r.employeeId,
+        records: sql<string>`json_group_array(json_array(${r.id}, ${r.workDate}, ${r.status}, ${r.clockInTime} IS NOT NULL, ${r.lateMinutes}, ${r.earlyMinutes}, ${r.workMinutes}, ${r.overtimeMinutes}))`,
+      })
+      .from(r)
+      .where(and(inArray(r.employeeId, employeeIds), gte(r.workDate, first), lte(r.workDate, last)))
+      .groupBy(r.employeeId),
+    db
+      .select({ id: attendanceCorrections.id, employeeId: attendanceCorrections.employeeId, workDate: attendanceCorrections.workDate })
+      .from(attendanceCorrections)
+      .where(
+        and(
+          inArray(attendanceCorrections.employeeId, employeeIds),
+          eq(attendanceCorrections.status, 'approved'),
+          gte(attendanceCorrections.workDate, first),
+          lte(attendanceCorrections.workDate, last),
+        ),
+      )
+      .orderBy(asc(attendanceCorrections.id)),
+  ])
+  const correctionsOf = new Map<string, number[]>()
+  for (const c of corrections) {
+    const key = `${c.employeeId} ${c.workDate}`
+    correctionsOf.set(key, [...(correctionsOf.get(key) ?? []), c.id])
+  }
+  for (const row of rows)
+    found.set(
+      row.employeeId,
+      (JSON.parse(row.records) as RecordTuple[])
+        .map(([id, workDate, status, clockedIn, lateMinutes, earlyMinutes, workMinutes, overtimeMinutes]) => ({
+          id,
+          workDate,
+          status,
+          clockedIn: clockedIn === 1,
+          lateMinutes,
+          earlyMinutes,
+          workMinutes,
+          overtimeMinutes,
+          correctionIds: correctionsOf.get(`${row.employeeId} ${workDate}`) ?? [],
+        }))
+        .sort((a, b) => (a.workDate < b.workDate ? -1 : a.workDate > b.workDate ? 1 : 0)),
+    )
+  return found
+}
+
+/** The employees' approved leave touching [first, last], with ids and whether the type is paid. */
+export async function payLeaveOf(db: Queryable, employeeIds: number[], first: string, last: string): Promise<Map<number, PayLeave[]>> {
+  const found = new Map<number, PayLeave[]>()
+  if (employeeIds.length === 0) return found
+  const rows = await db
+    .select({
+      id: leaveRequests.id,
+      employeeId: leaveRequests.employeeId,
+      startDate: leaveRequests.startDate,
+      endDate: leaveRequests.endDate,
+      halfDay: leaveRequests.halfDay,
+      paid: leaveTypes.paid,
+    })
+    .from(leaveRequests)
+    .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
+    .where(
+      and(
+        inArray(leaveRequests.employeeId, employeeIds),
+        eq(leaveRequests.status, 'approved'),
+        lte(leaveRequests.startDate, last),
+        gte(leaveRequests.endDate, first),
+      ),
+    )
+    .orderBy(asc(leaveRequests.id))
+  for (const { employeeId, ...leave } of rows) found.set(employeeId, [...(found.get(employeeId) ?? []), leave])
+  return found
+}
+
+/** A company's calendar days of [first, last] with their ids and statutory marks. */
+export async function payCalendarOf(db: Queryable, companyId: number, first: string, last: string): Promise<PayCalendar> {
+  const rows = await db
+    .select({ id: calendarDays.id, date: calendarDays.date, kind: calendarDays.kind, name: calendarDays.name, statutory: calendarDays.statutory })
+    .from(calendarDays)
+    .where(and(eq(calendarDays.companyId, companyId), gte(calendarDays.date, first), lte(calendarDays.date, last)))
+  return new Map(rows.map(({ date, ...day }) => [date, day]))
+}
+
+/** The approved payslips of the employees at this company in [firstMonth, before) — the year so far, and what adjustments compare against. */
+export function approvedPayslipsBetween(db: Queryable, companyId: number, employeeIds: number[], firstMonth: string, beforeMonth: string) {
+  if (employeeIds.length === 0) return Promise.resolve([])
+  return db
+    .select({ payslip: payslips })
+    .from(payslips)
+    .innerJoin(payrollRuns, eq(payrollRuns.id, payslips.runId))
+    .where(
+      and(
+        eq(payrollRuns.companyId, companyId),
+        eq(payrollRuns.status, 'approved'),
+        inArray(payslips.employeeId, employeeIds),
+        gte(payslips.month, firstMonth),
+        lt(payslips.month, beforeMonth),
+      ),
+    )
+    .orderBy(asc(payslips.month))
+}
+
+export async function insertPayslips(db: Queryable, rows: NewPayslip[]): Promise<void> {
+  // a few hundred rows per statement keeps each well under SQLite's bound on variables
+  for (let i = 0; i < rows.length; i += 100) await db.insert(payslips).values(rows.slice(i, i + 100))
+}
+
+export async function deletePayslipsOfRun(db: Queryable, runId: number): Promise<void> {
+  await db.delete(payslips).where(eq(payslips.runId, runId))
+}
+
+export async function updatePayslip(db: Queryable, id: number, values: Partial<NewPayslip>): Promise<void> {
+  await db.update(payslips).set(values).where(eq(payslips.id, id))
+}
+
+/** Locks a draft run; false when it was no longer a draft (another approval got there first). */
+export async function approveRun(db: Queryable, id: number, by: number | null, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(payrollRuns)
+    .set({ status: 'approved', approvedBy: by, approvedAt: at, updatedAt: at })
+    .where(and(eq(payrollRuns.id, id), eq(payrollRuns.status, 'draft')))
+    .returning({ id: payrollRuns.id })
+  return rows.length > 0
+}
+
+export async function touchRun(db: Queryable, id: number, at: Date, settings: unknown): Promise<void> {
+  await db.update(payrollRuns).set({ computedAt: at, updatedAt: at, settings }).where(eq(payrollRuns.id, id))
+}
+
+export async function deleteRun(db: Queryable, id: number): Promise<boolean> {
+  const rows = await db.delete(payrollRuns).where(and(eq(payrollRuns.id, id), eq(payrollRuns.status, 'draft'))).returning({ id: payrollRuns.id })
+  return rows.length > 0
+}
+
+/** The salary records of the employees for the month (to refuse ones no run wrote, and to replace ones a run wrote). */
+export function salariesOf(db: Queryable, employeeIds: number[], month: string) {
+  if (employeeIds.length === 0) return Promise.resolve([])
+  return db
+    .select({ id: salaries.id, employeeId: salaries.employeeId, payrollRunId: salaries.payrollRunId })
+    .from(salaries)
+    .where(and(inArray(salaries.employeeId, employeeIds), eq(salaries.month, month)))
+}
+
+export async function insertSalaries(db: Queryable, rows: (typeof salaries.$inferInsert)[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 50) await db.insert(salaries).values(rows.slice(i, i + 50))
+}
