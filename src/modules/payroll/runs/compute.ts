@@ -73,7 +73,9 @@ async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[],
   const ids = employees.map((employee) => employee.id)
   const [records, leave] = await Promise.all([repo.payRecordsOf(db, ids, first, last), repo.payLeaveOf(db, ids, first, last)])
   const calendarKey = (companyId: number) => companyId * 1_000_000 + Number(month.replace('-', ''))
-  return async (employee: repo.RunEmployee, profile: ProfileRow, settings: PaySettings, rest: Pick<PayslipInput, 'entered' | 'adjustments' | 'tax'>) => {
+  /** The approved corrections behind a record of the employee's month. */
+  const correctionsOf = (employeeId: number, recordId: number) => records.get(employeeId)?.find((record) => record.id === recordId)?.correctionIds ?? []
+  const compute = async (employee: repo.RunEmployee, profile: ProfileRow, settings: PaySettings, rest: Pick<PayslipInput, 'entered' | 'adjustments' | 'tax'>) => {
     const group = employee.group
     const rules = group && group.status === 1 ? await ruleCache.get(group.id, () => setup.enabledRulesOfGroup(db, group.id)) : []
     const context = contextFrom(employee.id, employee, rules, defaultZone)
@@ -98,6 +100,7 @@ async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[],
       ...rest,
     })
   }
+  return { compute, correctionsOf }
 }
 
 /** The year so far of each employee before `month`, from their approved payslips at the company (CONTRACT §17). */
@@ -116,29 +119,37 @@ function taxYearToDate(month: string, earlier: repo.PayslipRow[]): TaxYearToDate
 const sourceKey = (source: Source) => `${source.kind} ${source.id}`
 const sourcesOf = (lines: readonly PayLine[]) => new Map(lines.flatMap((line) => line.sources.map((s) => [sourceKey(s), s] as const)))
 
-/** What changed between an approved payslip's lines and the same month computed now: the sources in one and not the other. */
-function changedSources(approved: readonly PayLine[], now: readonly PayLine[]): Source[] {
+/**
+ * What changed between an approved payslip's lines and the same month computed now: the sources in
+ * one and not the other, with the approved corrections behind a changed record.
+ */
+function changedSources(approved: readonly PayLine[], now: readonly PayLine[], correctionsOf: (recordId: number) => readonly number[]): Source[] {
   const before = sourcesOf(approved)
   const after = sourcesOf(now)
   const changed = [...before].filter(([key]) => !after.has(key)).concat([...after].filter(([key]) => !before.has(key)))
-  return changed.map(([, source]) => source).filter((source) => source.kind !== 'pay_profile' && source.kind !== 'payslip')
+  const sources = changed.map(([, source]) => source).filter((source) => source.kind !== 'pay_profile' && source.kind !== 'payslip')
+  const corrections = sources
+    .filter((source) => source.kind === 'attendance_record')
+    .flatMap((source) => correctionsOf(source.id).map((id): Source => ({ kind: 'correction', id })))
+  return [...new Map([...sources, ...corrections].map((source) => [sourceKey(source), source])).values()]
 }
 
 /** The adjustments a month's run carries for an employee: per approved earlier month whose base gross changed since, the difference not yet carried. */
 async function adjustmentsOf(
   earlier: repo.PayslipRow[],
-  recompute: (payslip: repo.PayslipRow) => Promise<Payslip | null>,
+  recompute: (payslip: repo.PayslipRow) => Promise<{ now: Payslip; correctionsOf: (recordId: number) => readonly number[] } | null>,
 ): Promise<AdjustmentInput[]> {
   const adjustments: AdjustmentInput[] = []
   for (const approved of earlier) {
-    const now = await recompute(approved)
-    if (!now) continue
+    const recomputed = await recompute(approved)
+    if (!recomputed) continue
+    const { now, correctionsOf } = recomputed
     const carried = earlier
       .filter((later) => later.month > approved.month)
       .flatMap((later) => (later.lines as PayLine[]).filter((line) => line.code === 'adjustment' && line.month === approved.month))
       .reduce((sum, line) => sum + line.amount, 0)
     if (now.baseGross === approved.baseGross + carried) continue
-    const changed = changedSources(approved.lines as PayLine[], now.lines)
+    const changed = changedSources(approved.lines as PayLine[], now.lines, correctionsOf)
     adjustments.push({
       month: approved.month,
       recomputedGross: now.baseGross,
@@ -168,7 +179,7 @@ export async function* computeRun(deps: Deps, scope: RunScope): AsyncGenerator<C
     const [profiles, earlierRows] = await Promise.all([profilesInEffect(db, ids, month), repo.approvedPayslipsBetween(db, scope.companyId, ids, since, month)])
     const earlierOf = new Map<number, repo.PayslipRow[]>()
     for (const { payslip } of earlierRows) earlierOf.set(payslip.employeeId, [...(earlierOf.get(payslip.employeeId) ?? []), payslip])
-    const compute = await monthOf(deps, month, employees, calendars)
+    const { compute } = await monthOf(deps, month, employees, calendars)
     // earlier months are loaded only when some employee of the page has an approved payslip in them
     const earlierMonths = new Map<string, Awaited<ReturnType<typeof monthOf>>>()
     const earlierCompute = async (m: string) => {
@@ -190,8 +201,9 @@ export async function* computeRun(deps: Deps, scope: RunScope): AsyncGenerator<C
         if (!oldProfile) return null
         let settings = runSettings.get(approved.runId)
         if (!settings) runSettings.set(approved.runId, (settings = ((await repo.findRun(db, approved.runId))?.run.settings as PaySettings | undefined) ?? scope.settings))
-        const compute = await earlierCompute(approved.month)
-        return compute(employee, oldProfile, settings, { entered: enteredOf(approved), adjustments: [], tax: taxYearToDate(approved.month, []) })
+        const then = await earlierCompute(approved.month)
+        const now = await then.compute(employee, oldProfile, settings, { entered: enteredOf(approved), adjustments: [], tax: taxYearToDate(approved.month, []) })
+        return { now, correctionsOf: (recordId: number) => then.correctionsOf(employee.id, recordId) }
       })
       const entered = scope.entered.get(employee.id) ?? NO_ENTERED_INPUTS
       const payslip = await compute(employee, profile, scope.settings, { entered, adjustments, tax: taxYearToDate(month, earlier) })
