@@ -7,7 +7,7 @@ import type { ExportFile, ExportsService } from './service'
 import { CONTENT_TYPES } from './sheet'
 
 /** The bytes of an export as they are produced; personal data, so kept by no cache. */
-const download = (file: ExportFile) =>
+export const download = (file: Pick<ExportFile, 'body' | 'contentType' | 'filename'>) =>
   new Response(file.body, {
     headers: {
       'content-type': file.contentType,
@@ -17,10 +17,10 @@ const download = (file: ExportFile) =>
   })
 
 /** Elysia answers HEAD with the GET route: the headers alone, without exporting (or auditing) anything. */
-const isHead = (request: Request) => request.method === 'HEAD'
+export const isHead = (request: Request) => request.method === 'HEAD'
 
 /** The 200 of a download route for the document: a CSV or an XLSX file, as `format` asks. */
-const fileResponses = (what: string, name: string): Record<string, unknown> => ({
+export const fileResponses = (what: string, name: string): Record<string, unknown> => ({
   '200': {
     description: `${what}, streamed as it is produced`,
     headers: {

@@ -28,6 +28,10 @@ export const say = defineMessages('payroll', {
     en: 'The payroll run of {company} for {month} is approved and locked; changes to that month go into the next month’s run as adjustments',
     zh: '{company} {month} 的工资核算批次已审批并锁定；该月的变动将作为调整计入下月的批次',
   },
+  bankListDraft: {
+    en: 'The payroll run of {company} for {month} is a draft: its bank transfer list is made once it is approved',
+    zh: '{company} {month} 的工资核算批次尚未审批：审批后才能生成银行代发表',
+  },
   runOf: { en: 'The payroll run of {company} for {month}', zh: '{company} {month} 的工资核算批次' },
   negativeNet: {
     en: 'The net pay of {employees} for {month} would be below zero; enter other income or check their attendance before approving',

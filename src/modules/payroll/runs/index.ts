@@ -3,15 +3,17 @@ import type { AuthGuard } from '../../../http/auth'
 import { Envelope, type Replier } from '../../../http/envelope'
 import type { LocalePlugin } from '../../../http/locale'
 import { errors } from '../../../http/openapi'
+import { download, fileResponses, isHead } from '../../exports'
 import { say } from '../messages'
-import { CreateRunBody, InputsBody, Payslip, PayslipList, PayslipListQuery, PayslipParams, Run, RunList, RunListQuery, RunParams } from './model'
+import type { RunExports } from './export'
+import { CreateRunBody, FormatQuery, InputsBody, Payslip, PayslipList, PayslipListQuery, PayslipParams, Run, RunList, RunListQuery, RunParams } from './model'
 import type { RunsService } from './service'
 
 const detail = (summary: string, extra: object = {}) => ({ tags: ['Payroll'], summary, ...extra })
 const DRAFT_ONLY = 'The run is approved and locked (changes to its month go into the next month’s run as adjustments)'
 
 /** Payroll runs and their payslips (CONTRACT §16). */
-export const payrollRunsController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, runs: RunsService) =>
+export const payrollRunsController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, runs: RunsService, files: RunExports) =>
   new Elysia({ name: 'payroll-runs', prefix: '/api/v1/admin/payroll/runs' })
     .use(guard)
     .use(locale)
@@ -83,4 +85,24 @@ export const payrollRunsController = (guard: AuthGuard, locale: LocalePlugin, re
       params: RunParams,
       response: Envelope(t.Null()),
       detail: detail('Delete a draft run and its payslips', { ...errors({ 404: 'No such run', 409: DRAFT_ONLY }) }),
+    })
+    .get('/:id/register', async ({ params, query, actor, request }) => download(await files.register(params.id, query.format ?? 'xlsx', actor, isHead(request))), {
+      permission: 'payroll:read',
+      params: RunParams,
+      query: FormatQuery,
+      detail: detail('A run’s payroll register: a row per payslip with every line’s amount, gross, deductions, net and employer contributions, then a row of sums', {
+        description: 'Amounts in yuan with 2 decimals, summed exactly in fen; a draft’s register is for review. Audited (`export.payroll_register`) before its first byte.',
+        ...errors({ 400: 'format is not csv or xlsx', 404: 'No such run' }),
+        responses: fileResponses('The payroll register', 'payroll-register-COMPANY'),
+      }),
+    })
+    .get('/:id/bank-transfers', async ({ params, query, actor, request }) => download(await files.bankTransfers(params.id, query.format ?? 'xlsx', actor, isHead(request))), {
+      permission: 'payroll:read',
+      params: RunParams,
+      query: FormatQuery,
+      detail: detail('An approved run’s bank transfer list: employee_no, name, bank_account, net, then the sum', {
+        description: 'Audited (`export.bank_transfers`) before its first byte.',
+        ...errors({ 400: 'format is not csv or xlsx', 404: 'No such run', 409: 'The run is a draft: its net pay may still change' }),
+        responses: fileResponses('The bank transfer list', 'bank-transfers-COMPANY'),
+      }),
     })

@@ -272,8 +272,26 @@ export async function insertPayslips(db: Queryable, rows: NewPayslip[]): Promise
   for (let i = 0; i < rows.length; i += 100) await db.insert(payslips).values(rows.slice(i, i + 100))
 }
 
-export async function deletePayslipsOfRun(db: Queryable, runId: number): Promise<void> {
-  await db.delete(payslips).where(eq(payslips.runId, runId))
+/**
+ * A recomputed run's payslips: an employee's payslip keeps its id (links to it stay good), a new
+ * employee's is added, and one no longer paid by the run is deleted.
+ */
+export async function replacePayslips(db: Queryable, runId: number, rows: NewPayslip[]): Promise<void> {
+  const kept = new Map(
+    (await db.select({ id: payslips.id, employeeId: payslips.employeeId }).from(payslips).where(eq(payslips.runId, runId))).map((row) => [row.employeeId, row.id]),
+  )
+  const added: NewPayslip[] = []
+  for (const row of rows) {
+    const id = kept.get(row.employeeId)
+    kept.delete(row.employeeId)
+    if (id === undefined) added.push(row)
+    else {
+      const { createdAt, ...values } = row
+      await db.update(payslips).set(values).where(eq(payslips.id, id))
+    }
+  }
+  if (kept.size > 0) await db.delete(payslips).where(inArray(payslips.id, [...kept.values()]))
+  await insertPayslips(db, added)
 }
 
 export async function updatePayslip(db: Queryable, id: number, values: Partial<NewPayslip>): Promise<void> {

@@ -124,7 +124,7 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
       return { payslips: flag === undefined ? shown : shown.filter((payslip) => payslip.flags.includes(flag)) }
     },
 
-    /** Computes every payslip again from today's attendance, leave, calendar, profiles and settings; HR's inputs are kept. */
+    /** Computes every payslip again from today's attendance, leave, calendar, profiles and settings; HR's inputs and the payslips' ids are kept. */
     async recompute(id: number, actor: Actor): Promise<RunResponse> {
       const found = await requireRun(id)
       requireDraft(found)
@@ -136,8 +136,7 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
         const current = await repo.findRun(tx, id)
         if (!current) throw new NotFoundError(say.runMissing({ id }))
         requireDraft(current)
-        await repo.deletePayslipsOfRun(tx, id)
-        await repo.insertPayslips(tx, computed.map((c) => payslipRow(id, found.run.month, c, now)))
+        await repo.replacePayslips(tx, id, computed.map((c) => payslipRow(id, found.run.month, c, now)))
         await repo.touchRun(tx, id, now, settings)
         await recordAudit(tx, actor, now, {
           action: 'payroll_run.recompute',
