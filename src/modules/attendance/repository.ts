@@ -332,7 +332,7 @@ export async function listAttempts(db: Queryable, filter: { employeeId?: number;
   return { rows, total }
 }
 
-/** Active members of a group who have no record for `date`, with their hire dates (day close decides whose work day it is). */
+/** Active members of a group, still employed on `date`, who have no record for it, with their hire dates (day close decides whose work day it is). */
 export async function membersWithoutRecord(db: Queryable, groupId: number, date: string): Promise<{ id: number; hireDate: string | null }[]> {
   return db
     .select({ id: employees.id, hireDate: employees.hireDate })
@@ -343,6 +343,8 @@ export async function membersWithoutRecord(db: Queryable, groupId: number, date:
       and(
         eq(attendanceGroupMembers.groupId, groupId),
         eq(employees.status, 1),
+        // nobody is absent after their last day employed (CONTRACT §18 left_on)
+        or(isNull(employees.leftOn), gte(employees.leftOn, date)),
         isNull(attendanceRecords.id),
       ),
     )
