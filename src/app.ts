@@ -159,7 +159,7 @@ export function createApp(deps: AppDeps) {
       new Elysia({ name: 'pay' })
         .use(salariesAdminController(guard, locale, reply, salaries))
         .use(salariesEmployeeController(guard, locale, reply, salaries))
-        .use(payrollController(guard, locale, reply, attendanceDeps)),
+        .use(payrollController(guard, locale, reply, { ...attendanceDeps, logger })),
     )
     .use(exportsController(guard, locale, createExportsService({ ...attendanceDeps, logger })))
     .use(

@@ -75,25 +75,29 @@ export function Shell() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t.common.menu} style={{ overflowY: 'auto' }}>
           {SECTIONS.map((section) => {
-            const pages = allowed.filter((page) => page.section === section)
+            const pages = allowed.filter((page) => page.section === section && page.menu !== false)
             if (pages.length === 0) return null
             return (
               <div key={section}>
                 <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={4}>
                   {section === 'me' ? t.common.nav.me : section === 'approvals' ? t.common.nav.approvals : t.common.nav.admin}
                 </Text>
-                {pages.map((page) => (
-                  <NavLink
-                    key={page.path}
-                    component={Link}
-                    href={page.path}
-                    label={t.common.nav[page.nav]}
-                    variant="filled"
-                    active={location === page.path}
-                    aria-current={location === page.path ? 'page' : undefined}
-                    onClick={close}
-                  />
-                ))}
+                {pages.map((page) => {
+                  // a page reached from this one (a run, a month's payslip) keeps its entry marked
+                  const current = location === page.path || location.startsWith(`${page.path}/`)
+                  return (
+                    <NavLink
+                      key={page.path}
+                      component={Link}
+                      href={page.path}
+                      label={t.common.nav[page.nav]}
+                      variant="filled"
+                      active={current}
+                      aria-current={current ? 'page' : undefined}
+                      onClick={close}
+                    />
+                  )
+                })}
               </div>
             )
           })}

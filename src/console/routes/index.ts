@@ -12,6 +12,8 @@ export interface PageEntry {
   /** whether the navigation offers the page to this caller (the API still decides every call) */
   allowed: (me: Me) => boolean
   component: ComponentType
+  /** false: a page reached from another one (a payroll run, a month's payslip), not listed in the navigation */
+  menu?: false
 }
 
 const any = (...permissions: string[]) => (me: Me) => permissions.some((permission) => me.permissions.includes(permission))
@@ -30,6 +32,8 @@ export const PAGES: PageEntry[] = [
   { path: '/me/leave', nav: 'leave', section: 'me', allowed: employee('leave:request'), component: lazy(() => import('./me/leave')) },
   { path: '/me/corrections', nav: 'corrections', section: 'me', allowed: employee('attendance:correct'), component: lazy(() => import('./me/corrections')) },
   { path: '/me/salaries', nav: 'salaries', section: 'me', allowed: employee('salaries:read_own'), component: lazy(() => import('./me/salaries')) },
+  { path: '/me/payslips', nav: 'payslips', section: 'me', allowed: employee('salaries:read_own'), component: lazy(() => import('./me/payslips')) },
+  { path: '/me/payslips/:month', nav: 'payslips', section: 'me', allowed: employee('salaries:read_own'), component: lazy(() => import('./me/payslips/payslip')), menu: false },
   { path: '/me/files', nav: 'files', section: 'me', allowed: () => true, component: lazy(() => import('./me/files')) },
   { path: '/me/account', nav: 'account', section: 'me', allowed: () => true, component: lazy(() => import('./home/account')) },
   { path: '/approvals', nav: 'approvals', section: 'approvals', allowed: (me) => me.employee !== null || any('approvals:manage')(me), component: lazy(() => import('./approvals/inbox')) },
@@ -44,6 +48,8 @@ export const PAGES: PageEntry[] = [
   { path: '/admin/attendance/day-close', nav: 'dayClose', section: 'admin', allowed: any('attendance_records:close'), component: lazy(() => import('./admin/work/day-close')) },
   { path: '/admin/leave', nav: 'leaveAdmin', section: 'admin', allowed: any('leave_types:read', 'leave:read'), component: lazy(() => import('./admin/work/leave')) },
   { path: '/admin/salaries', nav: 'salariesAdmin', section: 'admin', allowed: any('salaries:read'), component: lazy(() => import('./admin/work/salaries')) },
+  { path: '/admin/payroll', nav: 'payroll', section: 'admin', allowed: any('payroll:read'), component: lazy(() => import('./admin/payroll')) },
+  { path: '/admin/payroll/runs/:id', nav: 'payroll', section: 'admin', allowed: any('payroll:read'), component: lazy(() => import('./admin/payroll/run')), menu: false },
   { path: '/admin/files', nav: 'filesAdmin', section: 'admin', allowed: any('files:manage'), component: lazy(() => import('./admin/work/files')) },
   { path: '/admin/audit', nav: 'audit', section: 'admin', allowed: any('audit:read'), component: lazy(() => import('./admin/work/audit')) },
   { path: '/admin/exports', nav: 'exports', section: 'admin', allowed: any('attendance_records:read', 'salaries:read'), component: lazy(() => import('./admin/work/exports')) },
