@@ -27,6 +27,8 @@ import { uploadScenario } from './scenarios/upload'
 import { closeDayRequest, dayCloseScenario, reopenDay } from './scenarios/day-close'
 import { beyondBaseline, layerProfiles, layerSection } from './scenarios/profiles'
 import { sqldScenario, sqldSection } from './scenarios/sqld'
+import { payrollBench, payrollMonth } from './scenarios/payroll-bench'
+import { payrollSection } from './scenarios/payroll-profile'
 import { zoneArithmetic } from './zone-arithmetic'
 import { sectionOf, withSection } from './lib/sections'
 
@@ -232,6 +234,21 @@ log(`S9: the attendance sheet of ${month} for every employee, as CSV and as XLSX
 const b6 = await rawMonthRead(dbUrl, month)
 const s9 = await withServer(1, (seeded) => exportsScenario(seeded.base, seeded.pids[0], seeded.adminToken, month))
 await undoBurst()
+// the payroll before the import: the run pays the seeded employees, each with a pay profile
+const payMonth = payrollMonth(shape.dates)
+log(`S11: a payroll run of ${payMonth} for every employee, B8 the same figures by hand`)
+const payroll = await payrollBench({
+  dbPath,
+  env: serverEnv,
+  token: await adminToken(dbUrl, SECRET),
+  companyId: seed.company.id,
+  month: payMonth,
+  // the profile is the report's "where the time goes"; a smoke run's would mean nothing and costs a server start
+  profile: !smoke,
+  runs: smoke ? 1 : 3,
+  server: (work) => withServer(1, (seeded) => work(seeded.base, seeded.pids[0])),
+})
+await undoBurst()
 const importRows = smoke ? 200 : 5000
 log(`S10: an import of ${importRows.toLocaleString('en')} employees without passwords`)
 const b7 = await rawEmployeeInserts(dbUrl, importRows)
@@ -289,6 +306,39 @@ function brief(sql: string): string {
 function distinct(statements: { sql: string; plan: string[] }[]) {
   const seen = new Set<string>()
   return statements.filter(({ sql }) => !seen.has(brief(sql)) && seen.add(brief(sql)))
+}
+
+/** S11's rows of the targets table: time against B8, memory growth, and whether B8 computes the same payslips. */
+function payrollRows(): [string, string, string, string][] {
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+  const holdsText = (ok: boolean) => (ok ? 'holds' : '**misses**')
+  const { s11, b8, agreement } = payroll
+  const ratio = s11.warm.seconds / b8.seconds
+  // as S9: the run after an unmeasured one (the first also fills SQLite's page cache and the heap's first size); the first shown beside it
+  const growth = s11.warmGrowth
+  const same = agreement.same === agreement.loop && agreement.run === agreement.loop
+  return [
+    [
+      `S11 payroll run of ${s11.month}: time`,
+      `${s11.warm.seconds.toFixed(2)} s for ${s11.warm.headCount.toLocaleString('en')} payslips (median of ${s11.warmSeconds.length}: ${s11.warmSeconds.map((t) => t.toFixed(2)).join(', ')} s; the first run on the server ${s11.cold.seconds.toFixed(2)} s) = ${ratio.toFixed(1)}× B8 (${(b8.seconds * 1000).toFixed(1)} ms)`,
+      '≤ 3× B8',
+      holdsText(ratio <= 3),
+    ],
+    [
+      'S11 payroll run: memory growth',
+      `${mb(growth)} (the largest of the runs after the first; the median run ${mb(s11.warm.rssBefore)} → peak ${mb(s11.warm.rssPeak)}); the first run on the server ${mb(s11.cold.rssGrowth)} (${mb(s11.cold.rssBefore)} → peak ${mb(s11.cold.rssPeak)})`,
+      '≤ 64 MB',
+      holdsText(growth <= 64 * 1024 * 1024),
+    ],
+    [
+      'B8 computes what S11 computes',
+      same
+        ? `the same gross, tax and net for all ${agreement.loop.toLocaleString('en')} employees`
+        : `${(agreement.loop - agreement.same).toLocaleString('en')} of ${agreement.loop.toLocaleString('en')} employees differ, ${agreement.run.toLocaleString('en')} payslips in the run (see "Payroll run (S11) against B8")`,
+      'the same',
+      same ? 'holds' : '**misses**',
+    ],
+  ]
 }
 
 function report(): string {
@@ -471,6 +521,7 @@ function report(): string {
       'reported',
       s10.created === s10.rows ? '—' : '**rows missing**',
     ],
+    ...payrollRows(),
   ]
   const load = (name: string, result: LoadResult, connections: string) =>
     `| ${name} | ${connections} | ${result.requests.toLocaleString('en')} | ${result.seconds.toFixed(2)} s | ${rps(result)} | ${ms(result.p50)} | ${ms(result.p99)} | ${ms(result.max)} |`
@@ -480,7 +531,7 @@ function report(): string {
 
 ${smoke ? '**Smoke run** (tiny data; figures mean nothing, it only shows the suite works).\n\n' : medium ? '**Medium run** (less data and shorter runs than the suite: for trying a change).\n\n' : ''}- Date: ${new Date().toISOString()}
 - Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${mb(totalmem())} memory, Linux ${release()}, Bun ${Bun.version}
-- Data: ${seed.counts.employees.toLocaleString('en')} employees in ${seed.counts.attendance_groups} groups, ${seed.counts.attendance_records.toLocaleString('en')} attendance records, ${seed.counts.salaries.toLocaleString('en')} salaries, ${seed.counts.files.toLocaleString('en')} files, ${seed.counts.calendar_days} calendar days (${Object.entries(seed.work_dates.calendar).map(([date, kind]) => `${date} ${kind}`).join(', ')}), ${seed.counts.leave_requests.toLocaleString('en')} approved leave requests (${seed.counts.leave_ledger.toLocaleString('en')} ledger rows; ${seed.day_close.on_leave} employees on leave on ${seed.day_close.work_day}); no records on holidays or on approved leave
+- Data: ${seed.counts.employees.toLocaleString('en')} employees in ${seed.counts.attendance_groups} groups, ${seed.counts.attendance_records.toLocaleString('en')} attendance records, ${seed.counts.salaries.toLocaleString('en')} salaries, ${seed.counts.pay_profiles.toLocaleString('en')} pay profiles (${seed.pay_profile_months.join(', ')}), ${seed.counts.files.toLocaleString('en')} files, ${seed.counts.calendar_days} calendar days (${Object.entries(seed.work_dates.calendar).map(([date, kind]) => `${date} ${kind}`).join(', ')}), ${seed.counts.leave_requests.toLocaleString('en')} approved leave requests (1 in 4 of those away from S8's date of an unpaid type; ${seed.counts.leave_ledger.toLocaleString('en')} ledger rows; ${seed.day_close.on_leave} employees on leave on ${seed.day_close.work_day}); no records on holidays or on approved leave
 - Seeding: ${seed.counts.attendance_records.toLocaleString('en')} attendance records in ${recordSeconds.toFixed(1)} s with their indexes, ${seed.attendance_rows_per_second.toLocaleString('en')} rows/s (target: 1,000,000 in under 120 s: ${holds((recordSeconds * 1_000_000) / Math.max(1, seed.counts.attendance_records) < 120)}); the whole seed ${seed.timings.total.toFixed(1)} s
 - Warm-up: before the scenarios, ${WARM_MS / 1000} s of employee reads and the clock-ins of the ${(size.employees - size.burst).toLocaleString('en')} employees outside the S1 burst; before each latency scenario (S3, S4), ${WARM_MS / 1000} s of its own requests, unmeasured.
 - Load driver: Bun's fetch in this process, a fixed number of keep-alive connections, against server processes on 127.0.0.1; the machine is shared, so compare ratios, not absolute figures. Throughput scenarios use 64 connections; latency targets (S3–S5) are measured one request at a time, because a saturated server's latency is the length of its queue.
@@ -527,8 +578,10 @@ ${[
 
 - B6 raw read of ${month}'s attendance records (${b6.rows.toLocaleString('en')} rows, one query through the libSQL client): ${(b6.seconds * 1000).toFixed(1)} ms — the reading S9's sheet must do.
 - B7 raw insert of ${b7.rows.toLocaleString('en')} employee rows in one transaction through the libSQL client: ${(b7.seconds * 1000).toFixed(1)} ms — the writing S10's import must do.
+- B8 ${payroll.s11.month}'s payroll of ${payroll.b8.employees.toLocaleString('en')} employees by hand (the rows read raw with the \`libsql\` driver, then a plain loop: absence, unpaid leave, lateness, overtime, gross, tax, net): ${(payroll.b8.seconds * 1000).toFixed(1)} ms — the reading and computing S11's run must do (see "Payroll run (S11) against B8").
 - S9 and S10 each on a fresh server process (after the same warm-up); the import's file has departments by name, quoted cells and a byte-order mark, and no accounts, so no password is hashed. An import with passwords hashes each at LOGIN_CONCURRENCY (about 0.1 s a password on this machine).
 
+${payrollSection(payroll)}
 ${sqldSection(onSqld, { one, two, b3, connections: CONNECTIONS })}
 
 ## Same-work baselines

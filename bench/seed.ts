@@ -1,6 +1,6 @@
 /**
  * Benchmark data: a fresh database with N employees in G attendance groups (one rule
- * each), D work days of attendance per employee, M months of salaries and F files, all
+ * each), D work days of attendance per employee, M months of salaries, pay profiles and F files, all
  * as the service itself would have written them, bulk-inserted with the raw libSQL
  * client in large transactions.
  *
@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { createClient, type Client } from '@libsql/client'
 import { prepare } from '../src/bootstrap'
 import { loadConfig } from '../src/config'
-import { addDays, localDate } from '../src/lib/local-time'
+import { addDays, instantAt, localDate } from '../src/lib/local-time'
 import { silentLogger } from '../src/lib/logger'
 import { hashPassword } from '../src/lib/password'
 import { keepSetting } from '../src/modules/auth/repository'
@@ -27,6 +27,7 @@ import { COMPANY, seedOrganization } from './lib/organization'
 import { createRandom } from './lib/random'
 import { seedFiles } from './lib/files'
 import { benchCalendar, CLOSE_DATE_LEAVE_SHARE, seedCalendarAndLeave } from './lib/leave'
+import { seedPayProfiles } from './lib/pay-profiles'
 import { seedSalaries } from './lib/salaries'
 import { monthsBefore } from './lib/salary-rows'
 import { BENCH_DATA_DIR, DEFAULTS, FLAGS, optionsFromArgs, SMOKE_OPTIONS, type SeedOptions } from './lib/seed-options'
@@ -172,6 +173,16 @@ export async function seedDatabase(options: SeedOptions = {}) {
     const salaries = await seedSalaries(client, random, { org, months: salaryMonths, rowsPerStatement: ROWS_PER_STATEMENT })
     timings.salaries = salaries.ms
     log(`salaries: ${salaries.count} in ${salaries.ms} ms`)
+    // pay profiles from the first seeded month, so a payroll run (S11) of any seeded month finds one for everybody
+    const profiles = await seedPayProfiles(client, {
+      org,
+      firstMonth: earliest.slice(0, 7),
+      lastMonth: endDate.slice(0, 7),
+      at: instantAt(earliest, '09:00', COMPANY.timezone).getTime(),
+      rowsPerStatement: ROWS_PER_STATEMENT,
+    })
+    timings.pay_profiles = profiles.ms
+    log(`pay profiles: ${profiles.count} (effective ${profiles.months.join(', ')}) and the company's pay settings in ${profiles.ms} ms`)
     const until = Math.min(now.getTime() - 3_600_000, Date.parse(`${endDate}T15:00:00Z`))
     const files = await seedFiles(client, random, {
       count: o.files,
@@ -216,6 +227,8 @@ export async function seedDatabase(options: SeedOptions = {}) {
       'leave_requests',
       'leave_ledger',
       'salaries',
+      'pay_profiles',
+      'pay_settings',
       'files',
     ])
       counts[table] = await count(client, table)
@@ -273,6 +286,8 @@ export async function seedDatabase(options: SeedOptions = {}) {
         count: salaryMonths.length,
         unconfirmed_month: salaryMonths[salaryMonths.length - 1] ?? null,
       },
+      /** every employee has a pay profile effective in each of these months (a raise each January) */
+      pay_profile_months: profiles.months,
       sample_employee: {
         employee_id: sample,
         user_id: org.users.first,

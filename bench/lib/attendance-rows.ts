@@ -10,6 +10,8 @@ export const BREAK_START = '12:00'
 export const BREAK_END = '13:00'
 export const REQUIRED_WORK_HOURS = 8
 export const WORK_DAYS = [1, 2, 3, 4, 5]
+/** the rules' overtime_threshold_minutes (the column's default) */
+export const OVERTIME_THRESHOLD = 30
 
 export interface SeedRule {
   id: number
@@ -47,6 +49,7 @@ export const ATTENDANCE_COLUMNS = [
   'work_minutes',
   'late_minutes',
   'early_minutes',
+  'overtime_minutes',
   'note',
   'created_at',
   'updated_at',
@@ -68,7 +71,7 @@ export const policyOf = (rule: SeedRule): PolicyRule => ({
   lateGrace: rule.lateGrace,
   earlyGrace: rule.earlyGrace,
   requiredWorkHours: REQUIRED_WORK_HOURS,
-  overtimeThreshold: 30,
+  overtimeThreshold: OVERTIME_THRESHOLD,
   workDays: WORK_DAYS,
   flexible: false,
 })
@@ -124,7 +127,7 @@ function near(random: Random, location: NonNullable<SeedRule['location']>): [num
 
 /**
  * One employee's record for one work date, as the clock-in, clock-out and day-close
- * code would have left it: status, late and early minutes and minutes worked follow
+ * code would have left it: status, late and early minutes, minutes worked and overtime follow
  * the rule (checked against src/modules/attendance/policy.ts by `checkRecord`).
  * Returns the row in ATTENDANCE_COLUMNS order.
  */
@@ -146,7 +149,7 @@ export function makeRecord(random: Random, rule: SeedRule, frame: DayFrame, empl
   const kind = random.weighted(STATUS_MIX)
   if (kind === 3) {
     const at = frame.closeMs + random.int(0, DAY_CLOSE_LAG_MS - 1)
-    return [...head, null, null, null, null, null, null, 3, 0, 0, 0, '', at, at]
+    return [...head, null, null, null, null, null, null, 3, 0, 0, 0, 0, '', at, at]
   }
   // some of the early leavers and of the forgotten clock-outs came in late as well
   const late = kind === 1 || ((kind === 2 || kind === 4) && random.chance(0.2))
@@ -161,7 +164,7 @@ export function makeRecord(random: Random, rule: SeedRule, frame: DayFrame, empl
 
   if (kind === 4) {
     const closedAt = frame.closeMs + random.int(0, DAY_CLOSE_LAG_MS - 1)
-    return [...head, clockIn, null, inLat, inLng, null, null, 4, 0, lateMinutes, 0, note, clockIn, closedAt]
+    return [...head, clockIn, null, inLat, inLng, null, null, 4, 0, lateMinutes, 0, 0, note, clockIn, closedAt]
   }
 
   let outMinute: number
@@ -175,10 +178,13 @@ export function makeRecord(random: Random, rule: SeedRule, frame: DayFrame, empl
   const overlap = Math.max(0, Math.min(outMinute, frame.breakEnd) - Math.max(inMinute, frame.breakStart))
   const workMinutes = Math.max(0, outMinute - inMinute - overlap)
   const earlyMinutes = kind === 2 ? frame.end - outMinute : 0
+  // policy.ts `overtimeOf` on a work day: from the work end to the clock-out, when it reaches the threshold
+  const beyond = Math.min(outMinute - frame.end, workMinutes)
+  const overtimeMinutes = beyond >= OVERTIME_THRESHOLD ? beyond : 0
   const clockOut = outMinute * MINUTE_MS + random.int(0, MINUTE_MS - 1)
   const [outLat, outLng] = rule.location ? near(random, rule.location) : [null, null]
   if (kind === 2 && random.chance(0.2)) note = note ? `${note}\n${random.pick(EARLY_NOTES)}` : random.pick(EARLY_NOTES)
-  return [...head, clockIn, clockOut, inLat, inLng, outLat, outLng, kind, workMinutes, lateMinutes, earlyMinutes, note, clockIn, clockOut]
+  return [...head, clockIn, clockOut, inLat, inLng, outLat, outLng, kind, workMinutes, lateMinutes, earlyMinutes, overtimeMinutes, note, clockIn, clockOut]
 }
 
 const column = (name: (typeof ATTENDANCE_COLUMNS)[number]) => ATTENDANCE_COLUMNS.indexOf(name)
@@ -191,6 +197,7 @@ const AT = {
   workMinutes: column('work_minutes'),
   lateMinutes: column('late_minutes'),
   earlyMinutes: column('early_minutes'),
+  overtimeMinutes: column('overtime_minutes'),
 }
 
 /** The kept-shift columns of a row, in ATTENDANCE_COLUMNS order. */
@@ -205,6 +212,7 @@ export function checkRecord(rule: SeedRule, zone: string, row: readonly InValue[
     lateMinutes: row[AT.lateMinutes] as number,
     earlyMinutes: row[AT.earlyMinutes] as number,
     workMinutes: row[AT.workMinutes] as number,
+    overtimeMinutes: row[AT.overtimeMinutes] as number,
   }
   if (!isWorkDay(policy, workDate)) return `${workDate} is not a work day of rule ${rule.id}`
   const shift = shiftFor(policy, zone, workDate)
@@ -213,17 +221,23 @@ export function checkRecord(rule: SeedRule, zone: string, row: readonly InValue[
   const keptRow = JSON.stringify(keptOf(row))
   if (keptRow !== JSON.stringify(expectedKept)) return `kept shift ${keptRow}, policy ${JSON.stringify(expectedKept)}`
   if (row[AT.clockIn] === null) {
-    const expected = { status: 3, lateMinutes: 0, earlyMinutes: 0, workMinutes: 0 }
+    const expected = { status: 3, lateMinutes: 0, earlyMinutes: 0, workMinutes: 0, overtimeMinutes: 0 }
     return JSON.stringify(stored) === JSON.stringify(expected) ? null : `absent row ${JSON.stringify(stored)}`
   }
   const clockIn = new Date(row[AT.clockIn] as number)
   const atIn = evaluateClockIn(policy, zone, clockIn)
   if (atIn.workDate !== workDate) return `clock-in ${clockIn.toISOString()} falls on ${atIn.workDate}, stored ${workDate}`
   let expected: typeof stored
-  if (row[AT.clockOut] === null) expected = { status: 4, lateMinutes: atIn.lateMinutes, earlyMinutes: 0, workMinutes: 0 }
+  if (row[AT.clockOut] === null) expected = { status: 4, lateMinutes: atIn.lateMinutes, earlyMinutes: 0, workMinutes: 0, overtimeMinutes: 0 }
   else {
     const atOut = evaluateClockOut(policy, zone, workDate, clockIn, new Date(row[AT.clockOut] as number), atIn.lateMinutes)
-    expected = { status: atOut.status, lateMinutes: atIn.lateMinutes, earlyMinutes: atOut.earlyMinutes, workMinutes: atOut.workMinutes }
+    expected = {
+      status: atOut.status,
+      lateMinutes: atIn.lateMinutes,
+      earlyMinutes: atOut.earlyMinutes,
+      workMinutes: atOut.workMinutes,
+      overtimeMinutes: atOut.overtimeMinutes,
+    }
   }
   return JSON.stringify(stored) === JSON.stringify(expected) ? null : `stored ${JSON.stringify(stored)}, policy ${JSON.stringify(expected)}`
 }

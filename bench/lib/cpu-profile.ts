@@ -17,7 +17,7 @@ import * as scenario from '../scenarios/service'
 import type { Person } from './people'
 import { ROOT, startServer } from './server'
 
-const INTERVAL_US = 250
+export const INTERVAL_US = 250
 const CONNECTIONS = 64
 
 export interface ProfileOptions {
@@ -102,7 +102,7 @@ export async function profileServer(options: ProfileOptions): Promise<ProfileRes
     client.close()
   }
   const file = join(profiles, `${name}.cpuprofile`)
-  return { name, file, ...summarize(JSON.parse(readFileSync(file, 'utf8')), windows, options.top ?? 40) }
+  return { name, file, ...summarizeProfile(JSON.parse(readFileSync(file, 'utf8')), windows, options.top ?? 40) }
 }
 
 interface CallFrame {
@@ -110,14 +110,15 @@ interface CallFrame {
   url: string
   lineNumber: number
 }
-interface Profile {
+export interface Profile {
   nodes: { id: number; callFrame: CallFrame; children?: number[] }[]
   startTime: number
   samples: number[]
   timeDeltas: number[]
 }
 
-const LAYERS: [string, string][] = [
+/** [a part of the frame's URL, its layer], the first that matches wins */
+export const LAYERS: [string, string][] = [
   ['/node_modules/elysia/', 'Elysia'],
   ['/node_modules/@sinclair/typebox', 'TypeBox'],
   ['/node_modules/drizzle-orm/', 'Drizzle'],
@@ -139,42 +140,64 @@ const LAYERS: [string, string][] = [
 ]
 
 const NO_CALLER = '(runtime, no JS caller: mostly garbage collection)'
+/** with `weighByTime`, a gap longer than this is the thread waiting, not working */
+const MAX_GAP_US = 100_000
 
 /** A frame's layer; null for a builtin or native frame (counted to its caller's). */
-function layerOf({ functionName, url }: CallFrame): string | null {
+function layerOf({ functionName, url }: CallFrame, layers: [string, string][]): string | null {
   if (functionName.startsWith('libsql_js::')) return 'libsql driver + SQLite'
-  return LAYERS.find(([part]) => url.includes(part))?.[1] ?? null
+  return layers.find(([part]) => url.includes(part))?.[1] ?? null
 }
 
-function summarize(profile: Profile, windows: { from: number; to: number; requests: number }[], top: number) {
+/**
+ * A profile's samples inside `windows` (epoch ms): the JS thread's busy time per request, by layer
+ * (self time, builtins counted to their caller) and by function (inclusive). A sample counts
+ * `interval` µs, or with `weighByTime` the time to the next sample (at most MAX_GAP_US): the sampler
+ * cannot stop the thread inside a long native call (a big JSON.stringify, a garbage collection,
+ * SQLite stepping through rows), so under one long request the samples come far less often than
+ * asked and a count would miss most of the time.
+ */
+export function summarizeProfile(
+  profile: Profile,
+  windows: { from: number; to: number; requests: number }[],
+  top: number,
+  layers: [string, string][] = LAYERS,
+  interval = INTERVAL_US,
+  weighByTime = false,
+) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
   const parent = new Map<number, number>()
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
   const measured: number[] = []
+  const weights: number[] = []
   let at = profile.startTime
   profile.samples.forEach((id, i) => {
     at += profile.timeDeltas[i]
-    if (windows.some((window) => window.from * 1000 <= at && at <= window.to * 1000)) measured.push(id)
+    if (windows.some((window) => window.from * 1000 <= at && at <= window.to * 1000)) {
+      measured.push(id)
+      weights.push(weighByTime ? Math.min(MAX_GAP_US, profile.timeDeltas[i + 1] ?? interval) / interval : 1)
+    }
   })
   const requests = windows.reduce((sum, window) => sum + window.requests, 0)
   const seconds = windows.reduce((sum, window) => sum + (window.to - window.from), 0) / 1000
-  const busyUs = measured.length * INTERVAL_US
-  const perRequest = (samples: number) => ({ us: (samples * INTERVAL_US) / Math.max(1, requests), share: samples / Math.max(1, measured.length) })
+  const busyUs = weights.reduce((sum, weight) => sum + weight, 0) * interval
+  const perRequest = (samples: number) => ({ us: (samples * interval) / Math.max(1, requests), share: (samples * interval) / Math.max(1, busyUs) })
   const byLayer = new Map<string, number>()
   const byFunction = new Map<string, number>()
-  for (const id of measured) {
+  for (const [i, id] of measured.entries()) {
+    const weight = weights[i]
     let frame: number | undefined = id
     let layer: string | null = null
     while (layer === null && frame !== undefined) {
-      layer = layerOf(nodes.get(frame)!.callFrame)
+      layer = layerOf(nodes.get(frame)!.callFrame, layers)
       frame = parent.get(frame)
     }
-    byLayer.set(layer ?? NO_CALLER, (byLayer.get(layer ?? NO_CALLER) ?? 0) + 1)
+    byLayer.set(layer ?? NO_CALLER, (byLayer.get(layer ?? NO_CALLER) ?? 0) + weight)
     const seen = new Set<string>()
     for (let up: number | undefined = id; up !== undefined; up = parent.get(up)) {
       const { functionName, url, lineNumber } = nodes.get(up)!.callFrame
       const key = `${functionName || '(anonymous)'} ${url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '')}${url ? `:${lineNumber + 1}` : ''}`
-      if (!seen.has(key)) byFunction.set(key, (byFunction.get(key) ?? 0) + 1)
+      if (!seen.has(key)) byFunction.set(key, (byFunction.get(key) ?? 0) + weight)
       seen.add(key)
     }
   }

@@ -11,6 +11,8 @@ export type DayKind = 'holiday' | 'workday'
 export const CLOSE_DATE_LEAVE_SHARE = 0.05
 /** Share of employees with one approved leave of 1–3 work days somewhere else in the period. */
 const SPREAD_LEAVE_SHARE = 0.3
+/** Of those spread requests, every UNPAID_EVERY-th (by request id) is of the unpaid type, which payroll deducts (S11). */
+const UNPAID_EVERY = 4
 
 export interface BenchCalendar {
   /** the company's calendar days: date → kind */
@@ -68,7 +70,7 @@ export interface LeaveInput {
 }
 
 /**
- * The company's calendar days, one leave type, and approved full-day leave requests with
+ * The company's calendar days, two leave types (annual, paid; personal, unpaid), and approved full-day leave requests with
  * their ledger rows (pending on request; release and taken on approval, as the leave
  * service writes them). Returns who is on leave on which date, so attendance leaves them out.
  */
@@ -91,6 +93,11 @@ export async function seedCalendarAndLeave(client: Client, random: Random, input
       args: ['Annual leave', founded, founded],
     })
     const typeId = Number(type.lastInsertRowid)
+    const unpaid = await tx.execute({
+      sql: 'INSERT INTO leave_types (name, paid, requires_balance, annual_half_days, status, created_at, updated_at) VALUES (?, 0, 0, 0, 1, ?, ?)',
+      args: ['Personal leave (unpaid)', founded, founded],
+    })
+    const unpaidTypeId = Number(unpaid.lastInsertRowid)
 
     // request ids are assigned here so the ledger rows can name them in the same bulk style
     let requestId = 0
@@ -109,18 +116,21 @@ export async function seedCalendarAndLeave(client: Client, random: Random, input
     // the ledger rows name their request: they go in once every request has
     const ledgerLater: (string | number)[][] = []
     const closeIndex = dates.indexOf(calendar.closeDate)
-    const approve = async (employeeId: number, userId: number, from: number, to: number) => {
+    const approve = async (employeeId: number, userId: number, from: number, to: number, spread: boolean) => {
+      // decided by the request's id, not drawn: the random sequence, and so every other seeded row, stays as it was
+      const type = spread && (requestId + 1) % UNPAID_EVERY === 0 ? unpaidTypeId : typeId
+      const reason = type === typeId ? 'Annual leave' : 'Personal matters'
       const start = dates[from]
       const end = dates[to]
       const halfDays = 2 * (to - from + 1)
       const requestedAt = instantAt(addDays(start, -7 - random.int(0, 14)), '10:00', zone).getTime() + random.int(0, 3_600_000)
       const decidedAt = requestedAt + random.int(600_000, 86_400_000)
       requestId++
-      await requestRows.add([requestId, employeeId, typeId, start, end, null, halfDays, 'Annual leave', 'approved', input.adminId, decidedAt, null, requestedAt, decidedAt])
+      await requestRows.add([requestId, employeeId, type, start, end, null, halfDays, reason, 'approved', input.adminId, decidedAt, null, requestedAt, decidedAt])
       const year = Number(start.slice(0, 4))
-      ledgerLater.push([employeeId, typeId, year, 'pending', halfDays, 'requested', requestId, userId, requestedAt])
-      ledgerLater.push([employeeId, typeId, year, 'release', -halfDays, 'approved', requestId, input.adminId, decidedAt])
-      ledgerLater.push([employeeId, typeId, year, 'taken', halfDays, 'approved', requestId, input.adminId, decidedAt])
+      ledgerLater.push([employeeId, type, year, 'pending', halfDays, 'requested', requestId, userId, requestedAt])
+      ledgerLater.push([employeeId, type, year, 'release', -halfDays, 'approved', requestId, input.adminId, decidedAt])
+      ledgerLater.push([employeeId, type, year, 'taken', halfDays, 'approved', requestId, input.adminId, decidedAt])
       for (let i = from; i <= to; i++) {
         let set = onLeave.get(dates[i])
         if (!set) onLeave.set(dates[i], (set = new Set()))
@@ -130,13 +140,13 @@ export async function seedCalendarAndLeave(client: Client, random: Random, input
     for (let offset = 0; offset <= org.employees.last - org.employees.first; offset++) {
       const employeeId = org.employees.first + offset
       const userId = org.users.first + offset
-      if (closeIndex >= 0 && random.chance(CLOSE_DATE_LEAVE_SHARE)) await approve(employeeId, userId, closeIndex, closeIndex)
+      if (closeIndex >= 0 && random.chance(CLOSE_DATE_LEAVE_SHARE)) await approve(employeeId, userId, closeIndex, closeIndex, false)
       else if (random.chance(SPREAD_LEAVE_SHARE)) {
         const from = random.int(0, dates.length - 1)
         let to = Math.min(dates.length - 1, from + random.int(0, 2))
         // one year per request (its ledger rows name one), and the close date's share stays as drawn
         while (to > from && (dates[to].slice(0, 4) !== dates[from].slice(0, 4) || (from <= closeIndex && closeIndex <= to))) to--
-        if (from !== closeIndex) await approve(employeeId, userId, from, to)
+        if (from !== closeIndex) await approve(employeeId, userId, from, to, true)
       }
     }
     requests = await requestRows.finish()
@@ -148,7 +158,7 @@ export async function seedCalendarAndLeave(client: Client, random: Random, input
   }
   return {
     onLeave,
-    counts: { calendar_days: calendar.days.size, leave_types: 1, leave_requests: requests, leave_ledger: ledger },
+    counts: { calendar_days: calendar.days.size, leave_types: 2, leave_requests: requests, leave_ledger: ledger },
     ms: Math.round(performance.now() - started),
   }
 }

@@ -90,11 +90,24 @@ export function nextMonth(month: string): string {
  * computed by the service's own computeTotals. The newest month is still unconfirmed;
  * older ones are paid on the 10th of the next month, a few left unconfirmed.
  */
+const yearsIn = (profile: PayProfile, month: string) => Math.max(0, Number(month.slice(0, 4)) - Number(profile.hireDate.slice(0, 4)))
+
+/** The basic salary of `month` (fen): a 5% raise a year since hiring, in whole yuan. */
+export function basicIn(profile: PayProfile, month: string): number {
+  return Math.round((profile.basic * 1.05 ** Math.min(yearsIn(profile, month), 10)) / YUAN) * YUAN
+}
+
+/** The seniority pay of `month` (fen): 50 yuan a year since hiring, at most 1,500. */
+export function seniorityIn(profile: PayProfile, month: string): number {
+  return Math.min(yearsIn(profile, month) * 50, 1_500) * YUAN
+}
+
+/** The base of the social insurance contributions (fen): the basic salary, capped. */
+export const contributionBaseOf = (basic: number) => Math.min(basic, BASE_CAP)
+
 export function makeSalary(random: Random, profile: PayProfile, month: string, newest: boolean): InValue[] {
-  const years = Math.max(0, Number(month.slice(0, 4)) - Number(profile.hireDate.slice(0, 4)))
-  // a 5% raise a year since hiring, in whole yuan
-  const basic = Math.round((profile.basic * 1.05 ** Math.min(years, 10)) / YUAN) * YUAN
-  const base = Math.min(basic, BASE_CAP)
+  const basic = basicIn(profile, month)
+  const base = contributionBaseOf(basic)
   const hourly = basic / 21.75 / 8
   const dayRate = basic / 21.75
   const overtime = random.chance(0.3) ? Math.round(random.int(2, 30) * hourly * 1.5) : 0
@@ -102,7 +115,7 @@ export function makeSalary(random: Random, profile: PayProfile, month: string, n
   const bonus = halfYear ? Math.round(basic / 2 / YUAN) * YUAN : random.chance(0.1) ? random.int(5, 30) * 100 * YUAN : 0
   const amounts = {
     basic_salary: basic,
-    seniority_pay: Math.min(years * 50, 1_500) * YUAN,
+    seniority_pay: seniorityIn(profile, month),
     performance_pay: Math.round((basic * random.int(0, 30)) / 100 / YUAN) * YUAN,
     overtime_pay: overtime,
     bonus,

@@ -1,10 +1,11 @@
-/** B1–B3: what this machine can do without the service, measured in the same run as the scenarios. */
+/** B1–B3, B6, B7 and the write beside B8: what this machine can do without the service, measured in the same run as the scenarios. */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient, type Client } from '@libsql/client'
 import { runLoad, runLoop, type LoadResult } from '../lib/load'
 import { startServer } from '../lib/server'
+import type { LoopPayslip } from '../baselines/payroll-loop'
 
 /** B1: a bare Elysia JSON route over the same number of connections as the scenario. */
 export async function bareElysia(connections: number, durationMs: number): Promise<LoadResult> {
@@ -103,6 +104,47 @@ export async function rawEmployeeInserts(dbUrl: string, count: number): Promise<
     const seconds = (performance.now() - started) / 1000
     await client.execute('DROP TABLE bench_employees')
     return { rows: count, seconds }
+  } finally {
+    client.close()
+  }
+}
+
+/**
+ * Beside B8: B8's payslips written raw, one INSERT each in one transaction through the libSQL client, into a scratch
+ * copy of the payslips table (lines and facts as JSON text): the writing a payroll run must do on top of B8's reading
+ * and computing. Not part of B8; reported beside it.
+ */
+export async function rawPayslipInserts(dbUrl: string, payslips: readonly LoopPayslip[]): Promise<{ rows: number; seconds: number }> {
+  const client = createClient({ url: dbUrl })
+  try {
+    await client.execute('DROP TABLE IF EXISTS bench_payslips')
+    await client.execute('CREATE TABLE bench_payslips AS SELECT * FROM payslips WHERE 0')
+    await client.execute('CREATE UNIQUE INDEX bench_payslips_run_employee ON bench_payslips (run_id, employee_id)')
+    const now = Date.now()
+    const started = performance.now()
+    const tx = await client.transaction('write')
+    for (const [i, payslip] of payslips.entries())
+      await tx.execute({
+        sql: `INSERT INTO bench_payslips (id, run_id, employee_id, month, profile_id, gross, base_gross, deductions, net, personal_tax, lines, facts, created_at, updated_at)
+              VALUES (?, 0, ?, '', 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          i + 1,
+          payslip.employeeId,
+          payslip.gross,
+          payslip.gross,
+          payslip.tax,
+          payslip.net,
+          payslip.tax,
+          JSON.stringify(Object.entries(payslip.lines).map(([code, amount]) => ({ code, amount }))),
+          JSON.stringify(payslip.facts),
+          now,
+          now,
+        ],
+      })
+    await tx.commit()
+    const seconds = (performance.now() - started) / 1000
+    await client.execute('DROP TABLE bench_payslips')
+    return { rows: payslips.length, seconds }
   } finally {
     client.close()
   }
