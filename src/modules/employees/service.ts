@@ -285,7 +285,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
           const current = await repo.findEmployee(tx, id)
           if (!current) throw missing(id)
           previousUserId = current.userId
-          checkLeftOn(input.left_on, input.hire_date === undefined ? current.hireDate : input.hire_date)
+          checkLeftOn(input.left_on === undefined ? current.leftOn : input.left_on, input.hire_date === undefined ? current.hireDate : input.hire_date)
           await checkReferences(tx, input)
           if (input.manager_id !== undefined && input.manager_id !== current.managerId) await requireDeciderChoice(tx, principal, input.manager_id, now)
           await checkManager(tx, { id, name: current.name, employeeNo: current.employeeNo }, input.manager_id)

@@ -41,6 +41,14 @@ export const say = defineMessages('payroll', {
     en: '{employee} already has a salary record for {month} (record {id}) that no payroll run wrote; delete it or move it before approving',
     zh: '{employee}已有 {month} 的工资记录（记录 {id}），不是由工资核算写入的；请先删除或处理该记录，再审批',
   },
+  salaryByOtherRun: {
+    en: '{employee} already has a salary record for {month} (record {id}), written by payroll run {run}; a month is paid once: leave them out of this run (correct their company or leaving date and recompute)',
+    zh: '{employee}已有 {month} 的工资记录（记录 {id}），由工资核算批次 {run} 写入；每月只发放一次：请将其排除在本批次之外（修正其公司或离职日期后重算）',
+  },
+  noLongerPaid: {
+    en: 'The payroll run of {company} for {month} no longer pays {employee} (their hire or leaving date, company or pay profile changed): recompute the run',
+    zh: '{company} {month} 的工资核算批次已不再包含{employee}（其入职或离职日期、公司或薪资档案已变更）：请重算该批次',
+  },
   employee: { en: '{name} ({no})', zh: '{name}（工号 {no}）' },
   employeeNoNumber: { en: '{name} (no employee number)', zh: '{name}（无工号）' },
   daysPerMonth: { en: 'days_per_month must be above 0 and at most 31, with at most 2 decimals', zh: 'days_per_month 必须大于 0 且不超过 31，最多两位小数' },

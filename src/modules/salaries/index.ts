@@ -96,7 +96,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
           ...errors({
             400: 'a wrong net_salary, a negative net, or a payment_date for an unpaid record',
             404: 'No such salary record',
-            409: 'The record is paid: its amounts are locked',
+            409: 'The record is paid (its amounts are locked), or a payroll run wrote it (its amounts change only through the next runs’ adjustments)',
           }),
         }),
       },
@@ -108,7 +108,7 @@ export const salariesAdminController = (guard: AuthGuard, locale: LocalePlugin, 
         permission: 'salaries:delete',
         params: IdParams,
         response: Envelope(t.Null()),
-        detail: admin('Delete a salary record', errors({ 404: 'No such salary record' })),
+        detail: admin('Delete a salary record', errors({ 404: 'No such salary record', 409: 'A payroll run wrote the record: it changes only through the next runs’ adjustments' })),
       },
     )
 

@@ -63,7 +63,11 @@ export const payrollRunsController = (guard: AuthGuard, locale: LocalePlugin, re
         body: InputsBody,
         response: Envelope(Payslip),
         detail: detail('Enter a payslip’s performance pay, bonus, other income and other deductions (yuan); the payslip is computed again', {
-          ...errors({ 400: 'an amount that is negative, above 100,000,000 or has more than 2 decimals', 404: 'No such run or payslip', 409: DRAFT_ONLY }),
+          ...errors({
+            400: 'an amount that is negative, above 100,000,000 or has more than 2 decimals',
+            404: 'No such run or payslip',
+            409: `${DRAFT_ONLY}; or the run no longer pays the employee (recompute it)`,
+          }),
         }),
       },
     )
@@ -76,7 +80,7 @@ export const payrollRunsController = (guard: AuthGuard, locale: LocalePlugin, re
         ...errors({
           403: 'The run holds your own payslip',
           404: 'No such run',
-          409: 'the run is not a draft, a payslip’s net is below zero, or an employee has a salary record of the month that no run wrote',
+          409: 'the run is not a draft, a payslip’s net is below zero, or an employee already has a salary record of the month (typed by HR, or written by another company’s run)',
         }),
       }),
     })

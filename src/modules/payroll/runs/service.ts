@@ -180,10 +180,10 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
         const current = await repo.findRun(tx, id)
         if (!current) throw new NotFoundError(say.runMissing({ id }))
         requireDraft(current)
-        if (computed) {
-          const { createdAt, runId, employeeId: _, month, ...values } = payslipRow(id, found.run.month, computed, now)
-          await repo.updatePayslip(tx, payslipId, values)
-        }
+        // the employee's hire date, leaving date, company or profile changed since: the run no longer pays them
+        if (!computed) throw new ConflictError(say.noLongerPaid({ employee: employeeName(before), company: current.company, month: current.run.month }))
+        const { createdAt, runId, employeeId: _, month, ...values } = payslipRow(id, found.run.month, computed, now)
+        await repo.updatePayslip(tx, payslipId, values)
         await recordAudit(tx, actor, now, {
           action: 'payslip.inputs',
           resource: 'payslip',
@@ -218,10 +218,12 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
           throw new ConflictError(say.negativeNet({ employees: messageList(negative.map(employeeName)), month: current.run.month }))
         const ids = rows.map((row) => row.payslip.employeeId)
         const existing = await repo.salariesOf(tx, ids, current.run.month)
-        const notByRun = existing.find((salary) => salary.payrollRunId === null)
-        if (notByRun) {
-          const row = rows.find((r) => r.payslip.employeeId === notByRun.employeeId)!
-          throw new ConflictError(say.salaryNotByRun({ employee: employeeName(row), month: current.run.month, id: notByRun.id }))
+        // a record of the month already there: one HR typed, or one another company's run wrote (the employee moved in the month)
+        const [taken] = existing
+        if (taken) {
+          const employee = employeeName(rows.find((r) => r.payslip.employeeId === taken.employeeId)!)
+          const values = { employee, month: current.run.month, id: taken.id }
+          throw new ConflictError(taken.payrollRunId === null ? say.salaryNotByRun(values) : say.salaryByOtherRun({ ...values, run: taken.payrollRunId }))
         }
         if (!(await repo.approveRun(tx, id, actor.userId, now))) throw new ConflictError(say.notDraft({ company: current.company, month: current.run.month }))
         await repo.insertSalaries(tx, rows.map((row) => salaryOf(row.payslip, id, now)))
