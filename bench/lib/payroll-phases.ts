@@ -16,6 +16,7 @@ import { findSettings, profilesInEffect } from '../../src/modules/payroll/profil
 import { settingsOf } from '../../src/modules/payroll/profiles/service'
 import { computeRun, type ComputedPayslip, RUN_PAGE } from '../../src/modules/payroll/runs/compute'
 import * as repo from '../../src/modules/payroll/runs/repository'
+import { payslipValues } from '../../src/modules/payroll/runs/service'
 
 export interface PayrollPhases {
   employees: number
@@ -110,35 +111,12 @@ export async function payrollPhases(input: { dbPath: string; jwtSecret: string; 
     for (const { payslip } of all) jsonBytes += JSON.stringify(payslip.lines).length + JSON.stringify(payslip.facts).length
     const stringifyMs = performance.now() - stringifyStarted
 
-    // as the service's `create` writes them (runs/service.ts payslipRow), then undone
+    // as the service's `create` writes them (runs/service.ts payslipValues, repository writePayslips), then undone
     const writeStarted = performance.now()
     await database
       .write(async (tx) => {
         const run = await repo.insertRun(tx, { companyId, month, settings, createdBy: null, computedAt: now, createdAt: now, updatedAt: now })
-        const amountOf = (c: ComputedPayslip, code: string) => c.payslip.lines.filter((line) => line.code === code).reduce((sum, line) => sum + line.amount, 0)
-        await repo.insertPayslips(
-          tx,
-          all.map((c) => ({
-            runId: run.id,
-            employeeId: c.employee.id,
-            month,
-            profileId: c.profileId,
-            gross: c.payslip.gross,
-            baseGross: c.payslip.baseGross,
-            deductions: c.payslip.deductions,
-            net: c.payslip.net,
-            personalInsurance: amountOf(c, 'personal_insurance'),
-            housingFund: amountOf(c, 'housing_fund'),
-            specialDeductions: 0,
-            personalTax: amountOf(c, 'personal_tax'),
-            employerContributions: 0,
-            lines: c.payslip.lines,
-            facts: c.payslip.facts,
-            ...c.entered,
-            createdAt: now,
-            updatedAt: now,
-          })),
-        )
+        await repo.writePayslips(tx, run.id, [repo.pageJson(all.map((c) => payslipValues(month, c)))], now)
         throw new RolledBack()
       })
       .catch((error) => {

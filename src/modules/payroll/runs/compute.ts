@@ -74,6 +74,7 @@ async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[],
   const [records, leave] = await Promise.all([repo.payRecordsOf(db, ids, first, last), repo.payLeaveOf(db, ids, first, last)])
   const calendarKey = (companyId: number) => companyId * 1_000_000 + Number(month.replace('-', ''))
   /** The approved corrections behind a record of the employee's month. */
+  const todays = new Map<number, string>()
   const correctionsOf = (employeeId: number, recordId: number) => records.get(employeeId)?.find((record) => record.id === recordId)?.correctionIds ?? []
   const compute = async (employee: repo.RunEmployee, profile: ProfileRow, settings: PaySettings, rest: Pick<PayslipInput, 'entered' | 'adjustments' | 'tax'>) => {
     const group = employee.group
@@ -85,9 +86,13 @@ async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[],
       calendar = companyCalendars.get(key) ?? (await repo.payCalendarOf(db, group.companyId, first, last))
       companyCalendars.set(key, calendar)
     }
+    // the same for every member of a group (its rules and zone)
+    const todayKey = group?.id ?? 0
+    let today = todays.get(todayKey)
+    if (today === undefined) todays.set(todayKey, (today = todayWorkDate(context, now)))
     return computePayslip({
       month,
-      today: todayWorkDate(context, now),
+      today,
       employee: { id: employee.id, hireDate: employee.hireDate, leftOn: employee.leftOn },
       attendanceFrom: context.attendanceFrom,
       rules: context.rules,

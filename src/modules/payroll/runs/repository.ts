@@ -267,35 +267,57 @@ export function approvedPayslipsBetween(db: Queryable, companyId: number, employ
     .orderBy(asc(payslips.month))
 }
 
-export async function insertPayslips(db: Queryable, rows: NewPayslip[]): Promise<void> {
-  // a few hundred rows per statement keeps each well under SQLite's bound on variables
-  for (let i = 0; i < rows.length; i += 100) await db.insert(payslips).values(rows.slice(i, i + 100))
-}
+/** A payslip's columns but its run's, as the computation gives them (lines and facts as objects). */
+export type PayslipValues = Omit<NewPayslip, 'id' | 'runId' | 'createdAt' | 'updatedAt'>
+
+/** The columns a page's JSON carries, with the key each has there. */
+const PAGE_COLUMNS = [
+  ['employee_id', 'employeeId'],
+  ['month', 'month'],
+  ['profile_id', 'profileId'],
+  ['gross', 'gross'],
+  ['base_gross', 'baseGross'],
+  ['deductions', 'deductions'],
+  ['net', 'net'],
+  ['personal_insurance', 'personalInsurance'],
+  ['housing_fund', 'housingFund'],
+  ['special_deductions', 'specialDeductions'],
+  ['personal_tax', 'personalTax'],
+  ['employer_contributions', 'employerContributions'],
+  ['lines', 'lines'],
+  ['facts', 'facts'],
+  ['performance_pay', 'performancePay'],
+  ['bonus', 'bonus'],
+  ['other_income', 'otherIncome'],
+  ['other_deductions', 'otherDeductions'],
+  ['note', 'note'],
+] as const satisfies readonly (readonly [string, keyof PayslipValues])[]
+
+/** A page of computed payslips as one JSON text: what `writePayslips` reads, and all a page keeps in memory until the write. */
+export const pageJson = (values: readonly PayslipValues[]): string => JSON.stringify(values)
+
+const COLUMNS = sql.raw(PAGE_COLUMNS.map(([column]) => column).join(', '))
+const VALUES = sql.raw(PAGE_COLUMNS.map(([, key]) => `json_extract(value, '$.${key}')`).join(', '))
+const UPDATES = sql.raw(
+  PAGE_COLUMNS.filter(([column]) => column !== 'employee_id')
+    .map(([column]) => `${column} = excluded.${column}`)
+    .join(', '),
+)
 
 /**
- * A recomputed run's payslips: an employee's payslip keeps its id (links to it stay good), a new
- * employee's is added, and one no longer paid by the run is deleted.
+ * Writes a run's payslips, a page per statement: SQLite reads the page's rows from its JSON (one
+ * value bound, not a few thousand). An employee's payslip already in the run keeps its id and
+ * creation time (links to it stay good); with `all`, the run's payslips of anyone else are
+ * deleted (a recomputation's whole set).
  */
-export async function replacePayslips(db: Queryable, runId: number, rows: NewPayslip[]): Promise<void> {
-  const kept = new Map(
-    (await db.select({ id: payslips.id, employeeId: payslips.employeeId }).from(payslips).where(eq(payslips.runId, runId))).map((row) => [row.employeeId, row.id]),
-  )
-  const added: NewPayslip[] = []
-  for (const row of rows) {
-    const id = kept.get(row.employeeId)
-    kept.delete(row.employeeId)
-    if (id === undefined) added.push(row)
-    else {
-      const { createdAt, ...values } = row
-      await db.update(payslips).set(values).where(eq(payslips.id, id))
-    }
-  }
-  if (kept.size > 0) await db.delete(payslips).where(inArray(payslips.id, [...kept.values()]))
-  await insertPayslips(db, added)
-}
-
-export async function updatePayslip(db: Queryable, id: number, values: Partial<NewPayslip>): Promise<void> {
-  await db.update(payslips).set(values).where(eq(payslips.id, id))
+export async function writePayslips(db: Queryable, runId: number, pages: readonly string[], at: Date, all?: readonly number[]): Promise<void> {
+  const ms = at.getTime()
+  for (const page of pages)
+    await db.run(sql`INSERT INTO payslips (run_id, ${COLUMNS}, created_at, updated_at)
+      SELECT ${runId}, ${VALUES}, ${ms}, ${ms} FROM json_each(${page}) WHERE true
+      ON CONFLICT (run_id, employee_id) DO UPDATE SET ${UPDATES}, updated_at = excluded.updated_at`)
+  if (all !== undefined)
+    await db.run(sql`DELETE FROM payslips WHERE run_id = ${runId} AND employee_id NOT IN (SELECT value FROM json_each(${JSON.stringify(all)}))`)
 }
 
 /** Locks a draft run; false when it was no longer a draft (another approval got there first). */

@@ -32,11 +32,10 @@ export interface RunsDeps {
 const employeeName = (row: { name: string; employeeNo: string | null }) =>
   row.employeeNo ? say.employee({ name: row.name, no: row.employeeNo }) : say.employeeNoNumber({ name: row.name })
 
-/** A computed payslip as its row. */
-function payslipRow(runId: number, month: string, { employee, profileId, payslip, entered }: ComputedPayslip, now: Date): repo.NewPayslip {
+/** A computed payslip's columns. */
+export function payslipValues(month: string, { employee, profileId, payslip, entered }: ComputedPayslip): repo.PayslipValues {
   const amountOf = (code: string) => payslip.lines.filter((line) => line.code === code).reduce((sum, line) => sum + line.amount, 0)
   return {
-    runId,
     employeeId: employee.id,
     month,
     profileId,
@@ -52,9 +51,13 @@ function payslipRow(runId: number, month: string, { employee, profileId, payslip
     lines: payslip.lines,
     facts: payslip.facts,
     ...entered,
-    createdAt: now,
-    updatedAt: now,
   }
+}
+
+/** A run's payslips computed: each page as the JSON its write reads (the page's objects are let go as soon as it is computed). */
+interface Computed {
+  pages: string[]
+  employeeIds: number[]
 }
 
 export function createRunsService({ database, clock, defaultZone, ruleCache }: RunsDeps) {
@@ -71,10 +74,14 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
   const runResponse = async (found: repo.RunWithNames) => toRunResponse(found, (await repo.runTotals(db, [found.run.id])).get(found.run.id))
 
   /** Every payslip of the scope, computed now. */
-  const computeAll = async (scope: RunScope, now: Date) => {
-    const all: ComputedPayslip[] = []
-    for await (const page of computeRun({ db, defaultZone, ruleCache, now }, scope)) all.push(...page)
-    return all
+  const computeAll = async (scope: RunScope, now: Date): Promise<Computed> => {
+    const computed: Computed = { pages: [], employeeIds: [] }
+    for await (const page of computeRun({ db, defaultZone, ruleCache, now }, scope)) {
+      if (page.length === 0) continue
+      computed.pages.push(repo.pageJson(page.map((payslip) => payslipValues(scope.month, payslip))))
+      computed.employeeIds.push(...page.map((payslip) => payslip.employee.id))
+    }
+    return computed
   }
 
   const enteredByEmployee = async (runId: number) =>
@@ -94,12 +101,12 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
       try {
         const id = await database.write(async (tx) => {
           const run = await repo.insertRun(tx, { companyId: company.id, month: input.month, settings, createdBy: actor.userId, computedAt: now, createdAt: now, updatedAt: now })
-          await repo.insertPayslips(tx, computed.map((c) => payslipRow(run.id, input.month, c, now)))
+          await repo.writePayslips(tx, run.id, computed.pages, now)
           await recordAudit(tx, actor, now, {
             action: 'payroll_run.create',
             resource: 'payroll_run',
             resourceId: run.id,
-            after: { company_id: company.id, month: input.month, head_count: computed.length },
+            after: { company_id: company.id, month: input.month, head_count: computed.employeeIds.length },
           })
           return run.id
         })
@@ -136,13 +143,13 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
         const current = await repo.findRun(tx, id)
         if (!current) throw new NotFoundError(say.runMissing({ id }))
         requireDraft(current)
-        await repo.replacePayslips(tx, id, computed.map((c) => payslipRow(id, found.run.month, c, now)))
+        await repo.writePayslips(tx, id, computed.pages, now, computed.employeeIds)
         await repo.touchRun(tx, id, now, settings)
         await recordAudit(tx, actor, now, {
           action: 'payroll_run.recompute',
           resource: 'payroll_run',
           resourceId: id,
-          after: { company_id: found.run.companyId, month: found.run.month, head_count: computed.length },
+          after: { company_id: found.run.companyId, month: found.run.month, head_count: computed.employeeIds.length },
         })
       })
       return runResponse(await requireRun(id))
@@ -175,15 +182,14 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
       const now = clock.now()
       const settings = found.run.settings as PaySettings
       const employeeId = before.payslip.employeeId
-      const [computed] = await computeAll({ companyId: found.run.companyId, month: found.run.month, settings, entered: new Map([[employeeId, entered]]), only: [employeeId] }, now)
+      const computed = await computeAll({ companyId: found.run.companyId, month: found.run.month, settings, entered: new Map([[employeeId, entered]]), only: [employeeId] }, now)
       await database.write(async (tx) => {
         const current = await repo.findRun(tx, id)
         if (!current) throw new NotFoundError(say.runMissing({ id }))
         requireDraft(current)
         // the employee's hire date, leaving date, company or profile changed since: the run no longer pays them
-        if (!computed) throw new ConflictError(say.noLongerPaid({ employee: employeeName(before), company: current.company, month: current.run.month }))
-        const { createdAt, runId, employeeId: _, month, ...values } = payslipRow(id, found.run.month, computed, now)
-        await repo.updatePayslip(tx, payslipId, values)
+        if (computed.pages.length === 0) throw new ConflictError(say.noLongerPaid({ employee: employeeName(before), company: current.company, month: current.run.month }))
+        await repo.writePayslips(tx, id, computed.pages, now)
         await recordAudit(tx, actor, now, {
           action: 'payslip.inputs',
           resource: 'payslip',
