@@ -14,9 +14,27 @@ export interface Rational {
 
 const abs = (value: bigint) => (value < 0n ? -value : value)
 
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
 function gcd(a: bigint, b: bigint): bigint {
-  let [x, y] = [abs(a), abs(b)]
-  while (y !== 0n) [x, y] = [y, x % y]
+  let x = abs(a)
+  let y = abs(b)
+  // money-sized operands (the usual case) fit a double exactly, where % is exact and allocates no bigint per step
+  if (x <= SAFE && y <= SAFE) {
+    let p = Number(x)
+    let q = Number(y)
+    while (q !== 0) {
+      const r = p % q
+      p = q
+      q = r
+    }
+    return BigInt(p)
+  }
+  while (y !== 0n) {
+    const r = x % y
+    x = y
+    y = r
+  }
   return x
 }
 
@@ -26,20 +44,29 @@ function integerOf(value: bigint | number): bigint {
   return BigInt(value)
 }
 
+/** A whole number (fen, a count) as a bigint; a Number must be a safe integer, as `rational` requires. */
+export const whole = (value: bigint | number): bigint => integerOf(value)
+
 /** num / den, normalised; integers only (a Number must be a safe integer). */
 export function rational(num: bigint | number, den: bigint | number = 1n): Rational {
-  let [n, d] = [integerOf(num), integerOf(den)]
+  let n = integerOf(num)
+  let d = integerOf(den)
   if (d === 0n) throw new RangeError('division by zero')
-  if (d < 0n) [n, d] = [-n, -d]
+  if (d < 0n) {
+    n = -n
+    d = -d
+  }
+  // an integer is in lowest terms already
+  if (d === 1n) return { num: n, den: d }
   const divisor = gcd(n, d) || 1n
-  return { num: n / divisor, den: d / divisor }
+  return divisor === 1n ? { num: n, den: d } : { num: n / divisor, den: d / divisor }
 }
 
 export const ZERO = rational(0)
 export const ONE = rational(1)
 
 /** Integer fen → that amount in yuan (1999 → 19.99). */
-export const fromFen = (fen: number): Rational => rational(fen, 100)
+export const fromFen = (fen: number): Rational => rational(fen, 100n)
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/
 
@@ -61,6 +88,25 @@ export function div(a: Rational, b: Rational): Rational {
 }
 export const neg = (a: Rational): Rational => rational(-a.num, a.den)
 
+/**
+ * Π factors ÷ Π divisors: the value of the chain of `mul` and `div` over them, reduced to lowest
+ * terms once at the end rather than after each step (a line's arithmetic is one such chain).
+ */
+export function quotient(factors: readonly Rational[], divisors: readonly Rational[] = []): Rational {
+  let num = 1n
+  let den = 1n
+  for (const factor of factors) {
+    num *= factor.num
+    den *= factor.den
+  }
+  for (const divisor of divisors) {
+    if (divisor.num === 0n) throw new RangeError('division by zero')
+    num *= divisor.den
+    den *= divisor.num
+  }
+  return rational(num, den)
+}
+
 /** -1, 0 or 1 as a is less than, equal to or greater than b. */
 export function compare(a: Rational, b: Rational): -1 | 0 | 1 {
   const difference = a.num * b.den - b.num * a.den
@@ -81,7 +127,8 @@ export function roundHalfUp(value: Rational): bigint {
 
 /** An amount in yuan rounded half up to whole fen, as a Number (safe integers only). */
 export function roundToFen(yuan: Rational): number {
-  const fen = roundHalfUp(mul(yuan, rational(100)))
+  // rounding reads the value only, so × 100 needs no reduction to lowest terms
+  const fen = roundHalfUp({ num: yuan.num * 100n, den: yuan.den })
   const value = Number(fen)
   if (!Number.isSafeInteger(value)) throw new RangeError(`amount out of range: ${fen} fen`)
   return value
@@ -98,12 +145,15 @@ const MAX_DECIMALS = 40
  * is a result to round, never a figure to show.
  */
 export function decimalText(value: Rational, minDecimals = 0): string {
+  // num × 10^places, one × 10 at a time: the fewest places that make it a whole multiple of den
   let places = 0
-  while ((value.num * 10n ** BigInt(places)) % value.den !== 0n) {
+  let scaled = value.num
+  while (scaled % value.den !== 0n) {
     if (++places > MAX_DECIMALS) throw new RangeError(`no finite decimal for ${value.num}/${value.den}`)
+    scaled *= 10n
   }
-  places = Math.max(places, minDecimals)
-  const digits = abs((value.num * 10n ** BigInt(places)) / value.den)
+  for (; places < minDecimals; places++) scaled *= 10n
+  const digits = abs(scaled / value.den)
     .toString()
     .padStart(places + 1, '0')
   const sign = value.num < 0n ? '-' : ''

@@ -237,6 +237,22 @@ describe('computePayslip: joining or leaving inside the month', () => {
     expect(payslip.gross).toBe(amounts[0] + amounts[1])
   })
 
+  test('a joiner on the last Wednesday, 31 July, by work days: 1 of 23; one joining on Saturday 31 August: no work day, so only the basic salary line, at 0.00', () => {
+    const onWednesday = payslipOf(
+      input('2024-07', { employee: { id: 7, hireDate: '2024-07-31', leftOn: null }, attendanceFrom: '2024-07-31', records: worked('2024-07', new Map()).filter((r) => r.workDate === '2024-07-31') }),
+    )
+    expect(onWednesday.lines.slice(0, 2)).toEqual([
+      profileLine('basic_salary', 434.78, '10000.00 × 1 ÷ 23 = 434.78', 1, 23),
+      profileLine('seniority_pay', 21.74, '500.00 × 1 ÷ 23 = 21.74', 1, 23),
+    ])
+    const onSaturday = payslipOf(input('2024-08', { employee: { id: 7, hireDate: '2024-08-31', leftOn: null }, attendanceFrom: '2024-08-31', records: [] }))
+    // 500.00 × 0 ÷ 22 = 0.00: a seniority line of nothing does not appear
+    expect(onSaturday.lines.map((line) => [line.code, line.amount])).toEqual([
+      ['basic_salary', 0],
+      ['personal_tax', 0],
+    ])
+  })
+
   test('an employee with no rule has no work days: proration falls back to calendar days', () => {
     const payslip = payslipOf(input('2024-07', { employee: { id: 7, hireDate: '2024-07-15', leftOn: null }, rules: [], records: [] }))
     expect(payslip.facts).toEqual({ ...JULY_FACTS, from: '2024-07-15', workDaysOfMonth: 0, employedWorkDays: 0, employedCalendarDays: 17 })

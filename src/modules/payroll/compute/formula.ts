@@ -20,13 +20,21 @@ export const PART_SEPARATOR = '; '
 export const money = (fen: number): string => yuanText(fen)
 
 /** Days, minutes, counts, ratios: as few decimals as the number needs (21.75, 1.5, 22). */
-export const figure = (value: Rational | number): string => decimalText(typeof value === 'number' ? rational(value) : value)
+export const figure = (value: Rational | number): string =>
+  // a safe integer Number prints as its digits, as decimalText writes it (-0 as "0"); anything else is checked by `rational`
+  typeof value === 'number' ? (Number.isSafeInteger(value) ? String(value) : decimalText(rational(value))) : decimalText(value)
 
 /** A ratio shown with at least 2 decimals (a tax rate: 0.10). */
 export const rate = (value: Rational): string => decimalText(value, 2)
 
 /** Terms joined by an operator with its spaces: `join(TIMES, 'a', 'b')` → "a × b". */
-export const join = (operator: string, ...terms: string[]): string => terms.join(` ${operator} `)
+export function join(operator: string, ...terms: string[]): string {
+  // concatenated rather than Array#join: a payslip writes a few dozen of these
+  const separator = ` ${operator} `
+  let text = terms.length === 0 ? '' : terms[0]
+  for (let at = 1; at < terms.length; at++) text += separator + terms[at]
+  return text
+}
 
 export const maxOf = (a: string, b: string): string => `max(${a}, ${b})`
 

@@ -1,5 +1,5 @@
 import { toYuan } from '../../../lib/money'
-import { add, div, fromFen, mul, rational, roundToFen, sub, type Rational } from '../../../lib/rational'
+import { fromFen, mul, quotient, rational, roundToFen, sub, whole, type Rational } from '../../../lib/rational'
 import { DIVIDED, figure, join, MINUS, money, part, PLUS, TIMES } from './formula'
 import type { AdjustmentInput, InputValue, LineCode, LineKind, MonthFacts, PayLine, PaySettings, Source } from './types'
 
@@ -23,11 +23,25 @@ function line(
   month?: string,
 ): PayLine {
   const amount = roundToFen(exact)
-  return { code, kind, amount, formula: part(expression, amount), inputs, sources, ...(month === undefined ? {} : { month }) }
+  const payLine: PayLine = { code, kind, amount, formula: part(expression, amount), inputs, sources }
+  if (month !== undefined) payLine.month = month
+  return payLine
 }
 
 /** Hundredths (2175, 150) as the exact ratio (21.75, 1.5). */
-const hundredths = (value: number): Rational => rational(value, 100)
+const hundredths = (value: number): Rational => hundredthsOf(value).value
+
+/** The same with its text (21.75): a company's few settings, each read once for a run of payslips. */
+function hundredthsOf(value: number): { value: Rational; text: string } {
+  let found = ratios.get(value)
+  if (!found) {
+    const exact = rational(value, 100)
+    if (ratios.size >= 1000) ratios.clear()
+    ratios.set(value, (found = { value: exact, text: figure(exact) }))
+  }
+  return found
+}
+const ratios = new Map<number, { value: Rational; text: string }>()
 
 /** Days counted in halves (1.5) as an exact ratio: a half day is 0.5, exactly representable. */
 const halfDays = (days: number): Rational => rational(Math.round(days * 2), 2)
@@ -43,8 +57,10 @@ export interface Wage {
 
 const wageInputs = (wage: Wage) => ({ monthly_wage: toYuan(wage.monthly), days_per_month: wage.daysPerMonthHundredths / 100 })
 /** "M ÷ D": the daily wage, written, never rounded. */
-const dailyText = (wage: Wage) => join(DIVIDED, money(wage.monthly), figure(hundredths(wage.daysPerMonthHundredths)))
-const daily = (wage: Wage) => div(fromFen(wage.monthly), hundredths(wage.daysPerMonthHundredths))
+const dailyText = (wage: Wage) => join(DIVIDED, money(wage.monthly), hundredthsOf(wage.daysPerMonthHundredths).text)
+/** M × factors ÷ D ÷ divisors, exactly: a line's arithmetic from the monthly wage (the daily wage is never a value of its own). */
+const fromMonthly = (wage: Wage, factors: readonly Rational[], divisors: readonly Rational[] = []) =>
+  quotient([fromFen(wage.monthly), ...factors], [hundredths(wage.daysPerMonthHundredths), ...divisors])
 
 export interface Proration {
   basis: 'work_days' | 'calendar_days'
@@ -64,14 +80,16 @@ export function proratedLine(code: 'basic_salary' | 'seniority_pay' | 'allowance
   if (amount === 0 && code !== 'basic_salary') return null
   const { basis, employed, total } = proration
   const names = basis === 'work_days' ? ['employed_work_days', 'work_days_of_month'] : ['employed_calendar_days', 'calendar_days_of_month']
-  return line(
+  const shown = line(
     code,
     'income',
-    div(mul(fromFen(amount), rational(employed)), rational(total)),
+    quotient([fromFen(amount), rational(employed)], [rational(total)]),
     join(TIMES, money(amount), join(DIVIDED, figure(employed), figure(total))),
     { [code]: toYuan(amount), [names[0]]: employed, [names[1]]: total },
     [{ kind: 'pay_profile', id: profileId }],
   )
+  // a line appears when its amount is not zero; the basic salary always does (it says how much of the month was paid)
+  return shown.amount === 0 && code !== 'basic_salary' ? null : shown
 }
 
 /** Overtime pay: M ÷ D ÷ 8 × minutes ÷ 60 × multiplier. */
@@ -83,13 +101,13 @@ export function overtimeLine(
   sources: Source[],
 ): PayLine | null {
   if (minutes === 0) return null
-  const multiplier = hundredths(multiplierHundredths)
-  const hours = div(rational(minutes), rational(MINUTES_PER_HOUR))
+  const multiplier = hundredthsOf(multiplierHundredths)
   return line(
     code,
     'income',
-    mul(mul(div(daily(wage), rational(HOURS_PER_DAY)), hours), multiplier),
-    join(TIMES, join(DIVIDED, dailyText(wage), figure(HOURS_PER_DAY)), join(DIVIDED, figure(minutes), figure(MINUTES_PER_HOUR)), figure(multiplier)),
+    // M ÷ D ÷ 8 × (minutes ÷ 60) × multiplier
+    fromMonthly(wage, [rational(minutes), multiplier.value], [rational(HOURS_PER_DAY), rational(MINUTES_PER_HOUR)]),
+    join(TIMES, join(DIVIDED, dailyText(wage), figure(HOURS_PER_DAY)), join(DIVIDED, figure(minutes), figure(MINUTES_PER_HOUR)), multiplier.text),
     { ...wageInputs(wage), hours_per_day: HOURS_PER_DAY, overtime_minutes: minutes, minutes_per_hour: MINUTES_PER_HOUR, multiplier: multiplierHundredths / 100 },
     sources,
   )
@@ -139,13 +157,13 @@ export function absenceLine(wage: Wage, fixedPerDay: number | null, days: number
       { absence_per_day: toYuan(fixedPerDay), absent_days: days },
       sources,
     )
-  return line('absence', 'attendance', mul(daily(wage), halfDays(days)), join(TIMES, dailyText(wage), dayText(days)), { ...wageInputs(wage), absent_days: days }, sources)
+  return line('absence', 'attendance', fromMonthly(wage, [halfDays(days)]), join(TIMES, dailyText(wage), dayText(days)), { ...wageInputs(wage), absent_days: days }, sources)
 }
 
 /** Unpaid leave: M ÷ D × days (halves 0.5). */
 export function unpaidLeaveLine(wage: Wage, days: number, sources: Source[]): PayLine | null {
   if (days === 0) return null
-  return line('unpaid_leave', 'attendance', mul(daily(wage), halfDays(days)), join(TIMES, dailyText(wage), dayText(days)), { ...wageInputs(wage), unpaid_leave_days: days }, sources)
+  return line('unpaid_leave', 'attendance', fromMonthly(wage, [halfDays(days)]), join(TIMES, dailyText(wage), dayText(days)), { ...wageInputs(wage), unpaid_leave_days: days }, sources)
 }
 
 export interface Lateness {
@@ -164,7 +182,8 @@ export function latenessLine({ perOccurrence, perMinute, lateOccurrences, freeOc
   return line(
     'lateness',
     'attendance',
-    add(mul(fromFen(perOccurrence), rational(counted)), mul(fromFen(perMinute), rational(countedMinutes))),
+    // in fen, exactly, then yuan: one reduction for the whole sum
+    rational(whole(perOccurrence) * whole(counted) + whole(perMinute) * whole(countedMinutes), 100n),
     join(PLUS, join(TIMES, money(perOccurrence), figure(counted)), join(TIMES, money(perMinute), figure(countedMinutes))),
     {
       per_occurrence: toYuan(perOccurrence),

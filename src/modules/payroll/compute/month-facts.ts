@@ -1,14 +1,17 @@
 import { addDays, daysBetween, weekday } from '../../../lib/local-time'
 import { weekdayRules } from '../../attendance/records'
+import type { RuleRow } from '../../attendance/setup/repository'
+import { computeStatistics, type DayRule, type LeaveDate } from '../../attendance/statistics'
 import { countedFrom, isWorkDayFor } from '../../calendar/work-days'
-import { DAY_CODES, judgeMonth, type ApprovedLeave, type MonthRecord } from '../../exports/attendance-sheet'
+import { DAY_CODES, dayCode, dayTotalsOf, leaveDatesOf, type MonthRecord } from '../../exports/attendance-sheet'
 import { datesOf } from '../../leave/repository'
-import type { MonthFacts, PayRecord, PayslipInput, Source } from './types'
+import type { MonthFacts, PayCalendar, PayLeave, PayRecord, PayslipInput, Source } from './types'
 
 /*
  * The attendance figures of a payslip (CONTRACT §16): the same numbers GET /attendance/statistics
- * and the monthly sheet give, because they come from the same function (`judgeMonth`, which feeds
- * `computeStatistics` through `dayTotalsOf` and `leaveDatesOf`), over the employed part of the month.
+ * and the monthly sheet give, because they come from the same functions (`computeStatistics` fed
+ * through `dayTotalsOf` and `leaveDatesOf`, as `judgeMonth` feeds it; the absent dates by the
+ * sheet's own `dayCode`), over the employed part of the month.
  */
 
 /** The ids behind each figure. */
@@ -36,82 +39,173 @@ export function monthBounds(month: string): { first: string; last: string } {
   return { first: `${month}-01`, last: addDays(next, -1) }
 }
 
-const recordSources = (record: PayRecord): Source[] => [
-  { kind: 'attendance_record', id: record.id },
-  ...record.correctionIds.map((id) => ({ kind: 'correction' as const, id })),
-]
+/** A record's sources added to `sources`: the record, then the approved corrections behind it. */
+function addRecordSources(sources: Source[], record: PayRecord): Source[] {
+  sources.push({ kind: 'attendance_record', id: record.id })
+  for (const id of record.correctionIds) sources.push({ kind: 'correction', id })
+  return sources
+}
 
 /** As statistics count late_days (attendance-sheet `dayTotalsOf`). */
 const isLate = (record: MonthRecord) => record.status === 1 || record.lateMinutes > 0
 
 export function monthFacts(input: PayslipInput): MonthDetail {
-  const { first, last } = monthBounds(input.month)
+  const { first, last, calendarDays: calendarDaysOfMonth } = monthOf(input.month)
   const hire = input.employee.hireDate
   const left = input.employee.leftOn
   const from = hire !== null && hire > first ? hire : first
   const to = left !== null && left < last ? left : last
-  const calendarDaysOfMonth = daysBetween(first, last) + 1
   const workDaysOfMonth = workDays(input, first, last)
-  const none: MonthDetail = {
-    from,
-    to,
-    workDaysOfMonth,
-    employedWorkDays: 0,
-    calendarDaysOfMonth,
-    employedCalendarDays: 0,
-    absentDays: 0,
-    unpaidLeaveDays: 0,
-    lateOccurrences: 0,
-    freeLateOccurrences: 0,
-    overtimeMinutes: { workDay: 0, restDay: 0, statutoryHoliday: 0 },
-    countedLateMinutes: 0,
-    sources: { absence: [], unpaidLeave: [], lateness: [], overtime: { workDay: [], restDay: [], statutoryHoliday: [] } },
-  }
-  if (from > to) return none
+  if (from > to)
+    return {
+      from,
+      to,
+      workDaysOfMonth,
+      employedWorkDays: 0,
+      calendarDaysOfMonth,
+      employedCalendarDays: 0,
+      absentDays: 0,
+      unpaidLeaveDays: 0,
+      lateOccurrences: 0,
+      freeLateOccurrences: 0,
+      overtimeMinutes: { workDay: 0, restDay: 0, statutoryHoliday: 0 },
+      countedLateMinutes: 0,
+      sources: { absence: [], unpaidLeave: [], lateness: [], overtime: { workDay: [], restDay: [], statutoryHoliday: [] } },
+    }
 
-  const dates = datesOf(from, to)
-  const judge = (leave: readonly ApprovedLeave[]) =>
-    judgeMonth({ dates, today: input.today, attendanceFrom: input.attendanceFrom, rules: input.rules, calendar: input.calendar, records: input.records, leave })
-  const { codes, statistics } = judge(input.leave)
-  const unpaid = input.leave.filter((request) => !request.paid)
-
+  // what `judgeMonth` does over [from, to], without the codes of the dates it would not read
+  const range = rangeOf(from, to)
+  const { dates } = range
+  const { today, calendar } = input
+  const since = countedFrom(from, input.attendanceFrom)
+  const weekdays = weekdaysOf(input.rules)
   const inRange = input.records.filter((record) => record.workDate >= from && record.workDate <= to)
   const byDate = new Map(inRange.map((record) => [record.workDate, record]))
-  const absence = dates.flatMap((date, at) => {
+  const totals = dayTotalsOf(input.records, { start: from, end: to, since, today }, calendar)
+  const judge = (leave: readonly LeaveDate[]) => computeStatistics({ start: from, end: to, today, since, weekdays, totals, calendar, leave })
+  const leave = leaveDatesOf(input.leave, byDate, from, to)
+  const statistics = judge(leave)
+  // each unpaid request's days (a source when it covers a counted work day), and all of them together
+  const unpaid = input.leave.filter((request) => !request.paid)
+  const unpaidDays = (requests: readonly PayLeave[]) => judge(leaveDatesOf(requests, byDate, from, to)).leave_days
+  const unpaidEach = unpaid.map((request) => unpaidDays([request]))
+  // none: statistics give 0 for no leave; one: the same count as its own
+  const unpaidLeaveDays = unpaid.length === 0 ? 0 : unpaid.length === 1 ? unpaidEach[0] : unpaidDays(unpaid)
+
+  // the sheet's A dates that have a record: only those dates' codes are needed
+  const leaveByDate = new Map(leave.map((day) => [day.date, day]))
+  const absence: Source[] = []
+  for (let at = 0; at < dates.length; at++) {
+    const date = dates[at]
     const record = byDate.get(date)
-    return codes[at] === DAY_CODES.absent && record ? recordSources(record) : []
-  })
+    if (!record) continue
+    const kind = calendar.get(date)?.kind ?? null
+    const rule = weekdays[range.weekdays[at]]
+    const code = dayCode({
+      record,
+      workDay: rule.rule !== null && isWorkDayFor(rule.workDay, date, kind, since),
+      holiday: kind === 'holiday',
+      leave: leaveByDate.get(date),
+      missable: date >= since && date < today,
+      counted: date >= since,
+    })
+    if (code === DAY_CODES.absent) addRecordSources(absence, record)
+  }
 
   // the earliest late records are the free ones
   const late = inRange.filter(isLate).sort((a, b) => (a.workDate < b.workDate ? -1 : a.workDate > b.workDate ? 1 : a.id - b.id))
   const free = Math.min(late.length, input.settings.lateFreeOccurrences ?? statistics.late_days_allowed)
   const counted = late.slice(free)
-  const overtime = overtimeOf(input, inRange, countedFrom(from, input.attendanceFrom))
+  const overtime = overtimeOf(input, inRange, since, range)
 
   return {
-    ...none,
-    employedWorkDays: workDays(input, from, to),
+    from,
+    to,
+    workDaysOfMonth,
+    // the whole month: the count above
+    employedWorkDays: from === first && to === last ? workDaysOfMonth : workDays(input, from, to),
+    calendarDaysOfMonth,
     employedCalendarDays: dates.length,
     absentDays: statistics.absent_days,
-    unpaidLeaveDays: judge(unpaid).statistics.leave_days,
+    unpaidLeaveDays,
     lateOccurrences: statistics.late_days,
     freeLateOccurrences: free,
     overtimeMinutes: overtime.minutes,
     countedLateMinutes: counted.reduce((sum, record) => sum + record.lateMinutes, 0),
     sources: {
       absence,
-      unpaidLeave: unpaid.filter((request) => judge([request]).statistics.leave_days > 0).map((request) => ({ kind: 'leave_request', id: request.id })),
-      lateness: counted.flatMap(recordSources),
+      unpaidLeave: unpaid.filter((_, at) => unpaidEach[at] > 0).map((request) => ({ kind: 'leave_request', id: request.id })),
+      lateness: counted.reduce<Source[]>(addRecordSources, []),
       overtime: overtime.sources,
     },
   }
 }
 
-/** Statistics' work_days over [start, end] counted from `start` (neither the hire date nor the go-live date). */
-function workDays(input: PayslipInput, start: string, end: string): number {
+/*
+ * What every employee of a run asks the same: a month's bounds, a range's dates and weekdays, a
+ * group's weekday rules and the work days of a range under its rules and calendar. They are
+ * kept, so that a run of thousands works each out once. The work-day counts are keyed by the
+ * rules array and the calendar map themselves (the run passes the same objects to every member
+ * of a group and company; both are read-only, so a new rule or calendar is a new object).
+ */
+
+const MAX_KEPT = 1000
+
+function kept<V>(cache: Map<string, V>, key: string, make: () => V): V {
+  let value = cache.get(key)
+  if (value === undefined) {
+    if (cache.size >= MAX_KEPT) cache.clear()
+    cache.set(key, (value = make()))
+  }
+  return value
+}
+
+const months = new Map<string, { first: string; last: string; calendarDays: number }>()
+const monthOf = (month: string) =>
+  kept(months, month, () => {
+    const { first, last } = monthBounds(month)
+    return { first, last, calendarDays: daysBetween(first, last) + 1 }
+  })
+
+interface Range {
+  dates: readonly string[]
+  /** the ISO weekday of each date */
+  weekdays: readonly number[]
+  weekdayOf: ReadonlyMap<string, number>
+}
+const ranges = new Map<string, Range>()
+/** The dates of [from, to] (from ≤ to) and their ISO weekdays. */
+const rangeOf = (from: string, to: string) =>
+  kept(ranges, `${from} ${to}`, (): Range => {
+    const dates = datesOf(from, to)
+    const first = weekday(from)
+    const weekdays = dates.map((_, at) => ((first - 1 + at) % 7) + 1)
+    return { dates, weekdays, weekdayOf: new Map(dates.map((date, at) => [date, weekdays[at]])) }
+  })
+
+const weekdayTables = new WeakMap<readonly RuleRow[], DayRule[]>()
+function weekdaysOf(rules: readonly RuleRow[]): DayRule[] {
+  let weekdays = weekdayTables.get(rules)
+  if (!weekdays) weekdayTables.set(rules, (weekdays = weekdayRules(rules)))
+  return weekdays
+}
+
+const workDayCounts = new WeakMap<readonly RuleRow[], WeakMap<PayCalendar, Map<string, number>>>()
+
+/**
+ * Statistics' work_days over [start, end] counted from `start` (neither the hire date nor the
+ * go-live date): no records, no leave. They depend on the rules, the calendar and the range only
+ * (not on today, which decides absences), so each is computed once.
+ */
+function workDays({ rules, calendar }: PayslipInput, start: string, end: string): number {
   if (start > end) return 0
-  return judgeMonth({ dates: datesOf(start, end), today: input.today, attendanceFrom: null, rules: input.rules, calendar: input.calendar, records: [], leave: [] })
-    .statistics.work_days
+  let byCalendar = workDayCounts.get(rules)
+  if (!byCalendar) workDayCounts.set(rules, (byCalendar = new WeakMap()))
+  let counts = byCalendar.get(calendar)
+  if (!counts) byCalendar.set(calendar, (counts = new Map()))
+  return kept(counts, `${start} ${end}`, () =>
+    computeStatistics({ start, end, today: start, since: start, weekdays: weekdaysOf(rules), totals: [], calendar, leave: [] }).work_days,
+  )
 }
 
 /**
@@ -119,14 +213,15 @@ function workDays(input: PayslipInput, start: string, end: string): number {
  * a work day for the employee (the rule of the weekday, the calendar, their attendance start);
  * else a rest day (weekends and holidays that are not statutory).
  */
-function overtimeOf(input: PayslipInput, records: readonly PayRecord[], since: string) {
-  const weekdays = weekdayRules(input.rules)
+function overtimeOf(input: PayslipInput, records: readonly PayRecord[], since: string, range: Range) {
+  const weekdays = weekdaysOf(input.rules)
   const minutes = { workDay: 0, restDay: 0, statutoryHoliday: 0 }
   const sources: FactSources['overtime'] = { workDay: [], restDay: [], statutoryHoliday: [] }
   for (const record of records) {
     if (record.overtimeMinutes <= 0) continue
     const mark = input.calendar.get(record.workDate)
-    const rule = weekdays[weekday(record.workDate)]
+    // a record of [from, to]: its weekday is in the range's table
+    const rule = weekdays[range.weekdayOf.get(record.workDate)!]
     const kind =
       mark?.kind === 'holiday' && mark.statutory
         ? 'statutoryHoliday'
@@ -134,7 +229,8 @@ function overtimeOf(input: PayslipInput, records: readonly PayRecord[], since: s
           ? 'workDay'
           : 'restDay'
     minutes[kind] += record.overtimeMinutes
-    sources[kind].push(...recordSources(record), ...(kind === 'statutoryHoliday' && mark ? [{ kind: 'calendar_day' as const, id: mark.id }] : []))
+    addRecordSources(sources[kind], record)
+    if (kind === 'statutoryHoliday' && mark) sources[kind].push({ kind: 'calendar_day', id: mark.id })
   }
   return { minutes, sources }
 }

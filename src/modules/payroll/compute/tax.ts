@@ -1,4 +1,4 @@
-import { fromFen, max, mul, parseDecimal, rational, roundToFen, sub, ZERO } from '../../../lib/rational'
+import { max, parseDecimal, rational, roundToFen, whole, ZERO, type Rational } from '../../../lib/rational'
 import { toYuan } from '../../../lib/money'
 import { figure, join, maxOf, MINUS, money, part, parts, rate, TIMES } from './formula'
 import type { PayLine, PayslipInput, TaxYearToDate } from './types'
@@ -50,6 +50,18 @@ export function taxTableFor(month: string, tables: readonly TaxTable[] = TAX_TAB
   return applicable[0]
 }
 
+/** A bracket's rate as an exact ratio and as the formula writes it ("0.10"), read once per rate. */
+function rateOf(text: string): { value: Rational; shown: string } {
+  let found = rates.get(text)
+  if (!found) {
+    const value = parseDecimal(text)
+    if (rates.size >= 1000) rates.clear()
+    rates.set(text, (found = { value, shown: rate(value) }))
+  }
+  return found
+}
+const rates = new Map<string, { value: Rational; shown: string }>()
+
 /** The bracket of a cumulative taxable income (fen). */
 export function bracketOf(table: TaxTable, taxable: number): TaxBracket {
   const bracket = table.brackets.find((each) => each.upTo === null || taxable <= each.upTo)
@@ -85,15 +97,19 @@ export function taxLine({ month, gross, contributions, tax }: TaxLineInput, tabl
   const cumulativeContributions = tax.contributions + contributions.personalInsurance + contributions.housingFund
   const cumulativeSpecial = tax.specialDeductions + contributions.specialDeductions
 
-  const basic = mul(fromFen(table.basicDeductionPerMonth), rational(months))
-  const beforeFloor = sub(sub(sub(fromFen(cumulativeGross), basic), fromFen(cumulativeContributions)), fromFen(cumulativeSpecial))
+  // each part's arithmetic in whole fen (bigint, exact), made yuan once: the same values as
+  // fromFen, mul and sub step by step, without reducing to lowest terms after every step
+  const basic = whole(table.basicDeductionPerMonth) * whole(months)
+  const beforeFloor = rational(whole(cumulativeGross) - basic - whole(cumulativeContributions) - whole(cumulativeSpecial), 100n)
   const taxable = roundToFen(max(ZERO, beforeFloor))
 
   const bracket = bracketOf(table, taxable)
-  const bracketRate = parseDecimal(bracket.rate)
-  const cumulativeTax = roundToFen(sub(mul(fromFen(taxable), bracketRate), fromFen(bracket.quickDeduction)))
+  const bracketRate = rateOf(bracket.rate)
+  const { num, den } = bracketRate.value
+  // taxable × rate − quick deduction, over 100 × the rate's denominator
+  const cumulativeTax = roundToFen(rational(whole(taxable) * num - whole(bracket.quickDeduction) * den, 100n * den))
 
-  const amount = roundToFen(max(ZERO, sub(fromFen(cumulativeTax), fromFen(tax.withheld))))
+  const amount = roundToFen(max(ZERO, rational(whole(cumulativeTax) - whole(tax.withheld), 100n)))
 
   const formula = parts(
     part(
@@ -101,7 +117,7 @@ export function taxLine({ month, gross, contributions, tax }: TaxLineInput, tabl
       taxable,
       'taxable',
     ),
-    part(join(MINUS, join(TIMES, money(taxable), rate(bracketRate)), money(bracket.quickDeduction)), cumulativeTax, 'tax'),
+    part(join(MINUS, join(TIMES, money(taxable), bracketRate.shown), money(bracket.quickDeduction)), cumulativeTax, 'tax'),
     part(maxOf('0', join(MINUS, money(cumulativeTax), money(tax.withheld))), amount, 'this month'),
   )
   return {
