@@ -116,7 +116,7 @@ export async function payrollPhases(input: { dbPath: string; jwtSecret: string; 
     await database
       .write(async (tx) => {
         const run = await repo.insertRun(tx, { companyId, month, settings, createdBy: null, computedAt: now, createdAt: now, updatedAt: now })
-        await repo.writePayslips(tx, run.id, [repo.pageJson(all.map((c) => payslipValues(month, c)))], now)
+        await repo.writePayslips(tx, run.id, [all.map((c) => payslipValues(month, c))], now)
         throw new RolledBack()
       })
       .catch((error) => {

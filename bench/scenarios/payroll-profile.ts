@@ -49,7 +49,14 @@ export async function profilePayrollRun(options: {
   mkdirSync(dir, { recursive: true })
   const name = 'service-s11'
   const command = ['bun', '--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`, `--cpu-prof-interval=${INTERVAL_US}`, 'src/index.ts']
-  const server = await startServer({ env: options.env, command })
+  // the file was just written by the raw insert's client: a server opening it at that moment may find it busy, so a few tries
+  let server: Awaited<ReturnType<typeof startServer>> | null = null
+  for (let attempt = 1; !server; attempt++)
+    server = await startServer({ env: options.env, command }).catch(async (error) => {
+      if (attempt === 3) throw error
+      await Bun.sleep(2000)
+      return null
+    })
   let window = { from: 0, to: 0, requests: 1 }
   try {
     await deleteRun(server.base, options.token, await post(server.base, options.token, options.companyId, options.month))

@@ -54,9 +54,9 @@ export function payslipValues(month: string, { employee, profileId, payslip, ent
   }
 }
 
-/** A run's payslips computed: each page as the JSON its write reads (the page's objects are let go as soon as it is computed). */
+/** A run's payslips computed: each page as the values its write binds. */
 interface Computed {
-  pages: string[]
+  pages: repo.PayslipValues[][]
   employeeIds: number[]
 }
 
@@ -78,7 +78,7 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
     const computed: Computed = { pages: [], employeeIds: [] }
     for await (const page of computeRun({ db, defaultZone, ruleCache, now }, scope)) {
       if (page.length === 0) continue
-      computed.pages.push(repo.pageJson(page.map((payslip) => payslipValues(scope.month, payslip))))
+      computed.pages.push(page.map((payslip) => payslipValues(scope.month, payslip)))
       computed.employeeIds.push(...page.map((payslip) => payslip.employee.id))
     }
     return computed
