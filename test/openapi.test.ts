@@ -42,6 +42,7 @@ describe('the OpenAPI document', () => {
     }
   })
 
+  const isExport = (path: string) => path.startsWith('/api/v1/admin/exports/') || /^\/api\/v1\/admin\/payroll\/runs\/\{id\}\/(register|bank-transfers)$/.test(path)
   test('one request content type: JSON, multipart only on the two uploads and the three imports; JSON answers except the file content and the exports', () => {
     const multipart: string[] = []
     for (const { method, path, operation } of operations(doc)) {
@@ -49,8 +50,8 @@ describe('the OpenAPI document', () => {
       if (operation.requestBody) expect(types.length, `${method} ${path}`).toBe(1)
       if (types[0] === 'multipart/form-data') multipart.push(`${method} ${path}`)
       for (const [status, response] of Object.entries(operation.responses as Record<string, { content?: object }>))
-        // the downloads: a file's bytes, and an export's CSV or XLSX
-        if (response.content && path !== '/api/v1/storage/files/{id}/content' && !(path.startsWith('/api/v1/admin/exports/') && status === '200'))
+        // the downloads: a file's bytes, and an export's CSV or XLSX (a payroll run's register and bank transfer list too)
+        if (response.content && path !== '/api/v1/storage/files/{id}/content' && !(isExport(path) && status === '200'))
           expect(Object.keys(response.content), `${method} ${path} ${status}`).toEqual(['application/json'])
     }
     expect(multipart.sort()).toEqual([
