@@ -722,7 +722,7 @@ describe('SQL metacharacters', () => {
     expect(fields.length).toBeGreaterThan(40)
     const paths = main.app.routes.filter((route) => route.method === 'GET').map((route) => route.path)
     const textParams = paths.filter((path) => /:(role_name|permission_name|month)\b/.test(path))
-    expect(textParams.length).toBe(4)
+    expect(textParams.length).toBe(5)
     const check = (reply: Reply, what: string) => {
       expect(reply.status, `${what}: ${JSON.stringify(reply.body)}`).toBeLessThan(500)
       expect([200, 400, 403, 404], what).toContain(reply.status)

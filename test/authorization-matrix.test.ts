@@ -565,6 +565,23 @@ describe('employee isolation: an employee never sees another employee’s data',
     who.months.push(month)
   }
 
+  /** An approved payslip of `who` for `month` (CONTRACT §16): their company's run, approved by the administrator, which writes their salary record of the month too (A's before the typed salaries, whose ids the test plans; B's after them). */
+  async function payslip(who: Person, month: string, basic: number) {
+    const must = async (method: string, path: string, body: unknown, status: number) => {
+      const reply = await req(t.app, method, path, { token: admin, body })
+      if (reply.status !== status) throw new Error(`${method} ${path} for ${who.username} failed: ${JSON.stringify(reply.body)}`)
+      return reply.body.data
+    }
+    const company = await must('POST', '/api/v1/admin/companies', { name: `${who.username} payroll company` }, 201)
+    await must('PUT', `/api/v1/admin/employees/${who.employeeId}`, { company_id: company.id }, 200)
+    await must('PUT', `/api/v1/admin/employees/${who.employeeId}/pay-profile`, { effective_month: month, basic_salary: basic }, 200)
+    const run = await must('POST', '/api/v1/admin/payroll/runs', { company_id: company.id, month }, 201)
+    await must('POST', `/api/v1/admin/payroll/runs/${run.id}/approve`, undefined, 200)
+    if (!who.amounts.includes(basic)) who.amounts.push(basic)
+    // first: the month the own probes of a month read
+    who.months.unshift(month)
+  }
+
   async function leave(who: Person, start: string, end: string) {
     const reason = `${who.username}-note-leave-${start.slice(5)}`
     const reply = await as(who, 'POST', '/api/v1/leave/requests', { type_id: 1, start_date: start, end_date: end, reason })
@@ -655,6 +672,7 @@ describe('employee isolation: an employee never sees another employee’s data',
     await clock(a, 'in', '2024-03-12T09:00')
     await clock(a, 'out', '2024-03-12T17:30')
     await clock(a, 'in', '2024-03-15T09:02')
+    await payslip(a, '2023-12', 4321.09)
     await salary(a, '2024-01', { basic_salary: 5123.45, bonus: 246.8 })
     await salary(a, '2024-02', { basic_salary: 5123.45, bonus: 246.8, personal_tax: 98.76 })
     t.clock.set(NOW)
@@ -686,6 +704,7 @@ describe('employee isolation: an employee never sees another employee’s data',
     for (const [kind, dateTime] of B_SHIFTS) await clock(b, kind, dateTime)
     for (const [month, amounts] of B_SALARIES) await salary(b, month, amounts)
     expect({ recordIds: b.recordIds, dates: b.dates, notes: b.notes, salaryIds: b.salaryIds, months: b.months }).toEqual(planned)
+    await payslip(b, '2023-12', 3210.98)
     await leave(b, '2024-03-19', '2024-03-20')
     await correction(b, '2024-03-13', '18:30')
     t.clock.set(NOW)

@@ -19,6 +19,10 @@ export const say = defineMessages('payroll', {
     en: 'Your account is not linked to an employee, so it has no payslips; ask an administrator to link it',
     zh: '您的账号未关联员工，因此没有工资条；请联系管理员关联',
   },
+  beforeTaxTables: {
+    en: 'month {month} is before {first}, the first month of cumulative income tax withholding this service computes',
+    zh: '月份 {month} 早于 {first}；本系统从 {first} 起按累计预扣法计算个人所得税',
+  },
   notRealMonth: { en: 'month {month} is not a real month', zh: '月份 {month} 不是真实存在的月份' },
   runExists: {
     en: '{company} already has a payroll run for {month} (run {id}); recompute that one instead',

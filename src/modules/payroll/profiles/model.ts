@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Id, PositiveInt, Timestamp } from '../../../http/models'
+import { Id, Int, PositiveInt, Timestamp } from '../../../http/models'
 import { freeRule, monthRule } from '../messages'
 
 export const Month = (field: string) =>
@@ -56,7 +56,7 @@ export const PaySettingsBody = t.Object(
       t.Object({
         per_occurrence: t.Optional(Yuan),
         per_minute: t.Optional(Yuan),
-        free_occurrences: t.Optional(t.Nullable(t.Integer({ minimum: 0, maximum: 31, error: freeRule }))),
+        free_occurrences: t.Optional(t.Nullable(Int({ minimum: 0, maximum: 31, error: freeRule }))),
       }),
     ),
     absence_deduction: t.Optional(t.Union([t.Literal('daily_wage'), Yuan])),
