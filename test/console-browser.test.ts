@@ -449,7 +449,12 @@ describe('the web console in Chromium', () => {
       const routes = readFileSync(join(import.meta.dir, '..', 'src', 'console', 'routes', 'index.ts'), 'utf8')
       const every = [...routes.matchAll(/\{ path: '([^']+)'/g)].map((match) => match[1])
       expect(every.length).toBeGreaterThan(10)
-      expect(every.filter((path) => !covered.has(path))).toEqual([])
+      // pages of one thing (a run, a payslip) are reached from their lists, not the menu: axe judges them in their own flow
+      const inTheirFlow: Record<string, string> = {
+        '/admin/payroll/runs/:id': 'test/console-payroll.test.ts (the approved run page)',
+        '/me/payslips/:month': 'test/console-payroll.test.ts (the payslip on a phone)',
+      }
+      expect(every.filter((path) => !covered.has(path) && !(path in inTheirFlow))).toEqual([])
       console.log(`axe checked ${visited.length} pages: ${visited.join(', ')}`)
       expect(foreign).toEqual([])
       expect(problems).toEqual([])

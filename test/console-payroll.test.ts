@@ -232,6 +232,8 @@ describe('payroll in the console, in Chromium', () => {
       await page.getByText('This payroll is approved: its payslips can no longer change.').waitFor()
       expect(await page.getByRole('button', { name: 'Enter amounts for Lin Mei' }).count()).toBe(0)
       expect((await service.api('GET', `/admin/payroll/runs/${runId}`)).status).toBe('approved')
+      // the confirmation fades out: judged half-transparent it would be a contrast problem that nobody sees
+      await confirm.waitFor({ state: 'detached' })
       await noSeriousViolations(page, 'approved run page')
       // approved: the bank's list, with the accounts of the pay profiles
       const bank = await download(page, 'Bank transfer list (CSV)')

@@ -11,10 +11,12 @@ const VENDOR_FILES = new Map([
   ['favicon-32x32.png', 'image/png'],
 ])
 
+// the tags start closed: every operation drawn at once (some 140) is a page Chromium does not finish drawing; a tag opens on a click, or by a deep link
 const INIT = `window.ui = SwaggerUIBundle({
   url: '/swagger/json',
   dom_id: '#swagger-ui',
   deepLinking: true,
+  docExpansion: 'none',
   persistAuthorization: true,
 })`
 
