@@ -66,8 +66,8 @@ function hundredthsOf(value: number, min: number, max: number): number | null {
   return hundredths > min * 100 && hundredths <= max * 100 ? hundredths : null
 }
 
-/** Every problem of the body at once, each named by its field; the amounts in fen. */
-function collect<T>(problems: FieldError[], read: () => T): T | undefined {
+/** Every problem of a body at once: `read`'s field errors go to `problems` and it gives undefined. */
+export function collect<T>(problems: FieldError[], read: () => T): T | undefined {
   try {
     return read()
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/client'
 import { contextFrom, todayWorkDate } from '../../attendance/caller'
 import * as setup from '../../attendance/setup/repository'
-import { computePayslip } from '../compute'
+import { computePayslip, monthBounds } from '../compute'
 import {
   NO_ENTERED_INPUTS,
   type AdjustmentInput,
@@ -54,12 +54,6 @@ interface Deps {
   now: Date
 }
 
-export function monthBounds(month: string): { first: string; last: string } {
-  const [year, number] = month.split('-').map(Number)
-  const days = new Date(Date.UTC(year, number, 0)).getUTCDate()
-  return { first: `${month}-01`, last: `${month}-${String(days).padStart(2, '0')}` }
-}
-
 export function addMonths(month: string, delta: number): string {
   const [year, number] = month.split('-').map(Number)
   const index = year * 12 + (number - 1) + delta
@@ -67,12 +61,12 @@ export function addMonths(month: string, delta: number): string {
 }
 
 /** Loads what one month's payslips of a page of employees read, and computes them. */
-async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[], companyCalendars: Map<number, PayCalendar>) {
+async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[], companyCalendars: Map<string, PayCalendar>) {
   const { db, ruleCache, defaultZone, now } = deps
   const { first, last } = monthBounds(month)
   const ids = employees.map((employee) => employee.id)
   const [records, leave] = await Promise.all([repo.payRecordsOf(db, ids, first, last), repo.payLeaveOf(db, ids, first, last)])
-  const calendarKey = (companyId: number) => companyId * 1_000_000 + Number(month.replace('-', ''))
+  const calendarKey = (companyId: number) => `${companyId} ${month}`
   /** The approved corrections behind a record of the employee's month. */
   const todays = new Map<number, string>()
   const correctionsOf = (employeeId: number, recordId: number) => records.get(employeeId)?.find((record) => record.id === recordId)?.correctionIds ?? []
@@ -171,7 +165,7 @@ export async function* computeRun(deps: Deps, scope: RunScope): AsyncGenerator<C
   const { db } = deps
   const { month } = scope
   const { first, last } = monthBounds(month)
-  const calendars = new Map<number, PayCalendar>()
+  const calendars = new Map<string, PayCalendar>()
   const lookback = addMonths(month, -ADJUSTMENT_MONTHS)
   const yearStart = `${month.slice(0, 4)}-01`
   const since = lookback < yearStart ? lookback : yearStart

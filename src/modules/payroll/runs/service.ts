@@ -16,7 +16,7 @@ import { TAX_TABLES } from '../compute/tax'
 import { NO_ENTERED_INPUTS, type EnteredInputs, type PaySettings } from '../compute/types'
 import { say } from '../messages'
 import { findSettings } from '../profiles/repository'
-import { settingsOf } from '../profiles/service'
+import { collect, settingsOf } from '../profiles/service'
 import { computeRun, type ComputedPayslip, type RunScope } from './compute'
 import type { CreateRunInput, Flag, InputsInput, PayslipResponse, RunListQuery, RunResponse } from './model'
 import * as repo from './repository'
@@ -161,15 +161,7 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
 
     async putInputs(id: number, payslipId: number, input: InputsInput, actor: Actor, locale: Locale): Promise<PayslipResponse> {
       const problems: FieldError[] = []
-      const fen = (field: 'performance_pay' | 'bonus' | 'other_income' | 'other_deductions') => {
-        try {
-          return toFen(input[field] ?? 0, field)
-        } catch (error) {
-          if (error instanceof ValidationError && error.errors) problems.push(...error.errors)
-          else throw error
-          return 0
-        }
-      }
+      const fen = (field: 'performance_pay' | 'bonus' | 'other_income' | 'other_deductions') => collect(problems, () => toFen(input[field] ?? 0, field)) ?? 0
       const entered: EnteredInputs = {
         ...NO_ENTERED_INPUTS,
         performancePay: fen('performance_pay'),
