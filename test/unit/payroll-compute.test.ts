@@ -503,6 +503,10 @@ describe('monthFacts and monthBounds', () => {
     ['2023-02', '2023-02-01', '2023-02-28'],
     ['2024-12', '2024-12-01', '2024-12-31'],
     ['2024-04', '2024-04-01', '2024-04-30'],
+    ['1900-02', '1900-02-01', '1900-02-28'],
+    ['2000-02', '2000-02-01', '2000-02-29'],
+    // the last month there is: no next month to step back from
+    ['9999-12', '9999-12-01', '9999-12-31'],
   ])('%s: %s to %s', (month, first, last) => {
     expect(monthBounds(month)).toEqual({ first, last })
   })

@@ -1,4 +1,4 @@
-import { addDays, daysBetween, weekday } from '../../../lib/local-time'
+import { daysBetween, weekday } from '../../../lib/local-time'
 import { weekdayRules } from '../../attendance/records'
 import type { RuleRow } from '../../attendance/setup/repository'
 import { computeStatistics, type DayRule, type LeaveDate } from '../../attendance/statistics'
@@ -35,8 +35,10 @@ export type MonthDetail = MonthFacts & {
 export function monthBounds(month: string): { first: string; last: string } {
   const year = Number(month.slice(0, 4))
   const index = Number(month.slice(5, 7))
-  const next = index === 12 ? `${String(year + 1).padStart(4, '0')}-01-01` : `${month.slice(0, 4)}-${String(index + 1).padStart(2, '0')}-01`
-  return { first: `${month}-01`, last: addDays(next, -1) }
+  // counted, not stepped back from the next month's first day: 9999-12 has no next month
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  const days = index === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(index) ? 30 : 31
+  return { first: `${month}-01`, last: `${month}-${days}` }
 }
 
 /** A record's sources added to `sources`: the record, then the approved corrections behind it. */
