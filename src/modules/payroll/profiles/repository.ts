@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm'
+import { and, desc, eq, lte, sql } from 'drizzle-orm'
+import { inIds } from '../../../db/batches'
 import type { Queryable } from '../../../db/client'
 import { payProfiles, paySettings } from '../../../db/schema'
 
@@ -34,7 +35,7 @@ export async function profilesInEffect(db: Queryable, employeeIds: number[], mon
   const latest = db
     .select({ employeeId: payProfiles.employeeId, month: sql<string>`max(${payProfiles.effectiveMonth})`.as('month') })
     .from(payProfiles)
-    .where(and(inArray(payProfiles.employeeId, employeeIds), lte(payProfiles.effectiveMonth, month)))
+    .where(and(inIds(payProfiles.employeeId, employeeIds), lte(payProfiles.effectiveMonth, month)))
     .groupBy(payProfiles.employeeId)
     .as('latest')
   const rows = await db
