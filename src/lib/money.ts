@@ -29,10 +29,13 @@ export function toYuan(fen: number): number {
   return fen / 100
 }
 
+/** "00" … "99", the cents of `yuanText` (a payroll run writes some hundred thousand amounts). */
+const CENTS = Array.from({ length: 100 }, (_, cents) => String(cents).padStart(2, '0'))
+
 /** Integer fen → yuan written with exactly 2 decimals, from the integer (no floating point): 1999 → "19.99", -5 → "-0.05". */
 export function yuanText(fen: number): string {
   if (!Number.isSafeInteger(fen)) throw new RangeError(`not a whole number of fen: ${fen}`)
-  const sign = fen < 0 ? '-' : ''
   const abs = Math.abs(fen)
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+  const text = `${Math.floor(abs / 100)}.${CENTS[abs % 100]}`
+  return fen < 0 ? `-${text}` : text
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { ValidationError } from '../../src/http/errors'
 import { render } from '../../src/lib/messages'
-import { MAX_YUAN, toFen, toYuan } from '../../src/lib/money'
+import { MAX_YUAN, toFen, toYuan, yuanText } from '../../src/lib/money'
 
 describe('yuan to fen', () => {
   const exact: [number, number][] = [
@@ -96,5 +96,39 @@ describe('fen to yuan', () => {
 
   test('every fen amount up to 1,000,000 yuan round-trips exactly', () => {
     for (let fen = 0; fen <= 100_000_000; fen += 9973) expect(toFen(toYuan(fen), 'x')).toBe(fen)
+  })
+})
+
+describe('fen written as yuan text (formulas)', () => {
+  const cases: [number, string][] = [
+    [0, '0.00'],
+    [-0, '0.00'],
+    [5, '0.05'],
+    [-5, '-0.05'],
+    [10, '0.10'],
+    [99, '0.99'],
+    [100, '1.00'],
+    [1999, '19.99'],
+    [-1999, '-19.99'],
+    [1050000, '10500.00'],
+    [Number.MAX_SAFE_INTEGER, '90071992547409.91'],
+    [-Number.MAX_SAFE_INTEGER, '-90071992547409.91'],
+  ]
+  test.each(cases)('%p fen → %p', (fen, text) => {
+    expect(yuanText(fen)).toBe(text)
+  })
+
+  test('every cent of every sign: the text read back as a decimal is the amount', () => {
+    for (let fen = -2000; fen <= 2000; fen++) {
+      const [whole, cents] = yuanText(fen).replace('-', '').split('.')
+      expect(cents).toHaveLength(2)
+      expect((fen < 0 ? -1 : 1) * (Number(whole) * 100 + Number(cents))).toBe(fen === 0 ? 0 : fen)
+    }
+  })
+
+  test('not a whole number of fen → RangeError', () => {
+    expect(() => yuanText(0.5)).toThrow(RangeError)
+    expect(() => yuanText(Number.NaN)).toThrow(RangeError)
+    expect(() => yuanText(2 ** 53)).toThrow(RangeError)
   })
 })

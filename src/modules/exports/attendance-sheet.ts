@@ -32,6 +32,30 @@ export interface ApprovedLeave {
   halfDay: 'am' | 'pm' | null
 }
 
+/** A date's month and ISO weekday, and the two as one key. */
+interface DateParts {
+  month: string
+  weekday: number
+  key: string
+}
+const MAX_DATES = 10_000
+const dateParts = new Map<string, DateParts>()
+
+/**
+ * Each date's parts are worked out once and kept: a payroll run groups the same thirty-odd dates
+ * for thousands of employees, and a kept key is hashed once, where a new string would be each time.
+ */
+function datePartsOf(date: string): DateParts {
+  let parts = dateParts.get(date)
+  if (!parts) {
+    const month = date.slice(0, 7)
+    const day = weekday(date)
+    if (dateParts.size >= MAX_DATES) dateParts.clear()
+    dateParts.set(date, (parts = { month, weekday: day, key: `${month} ${day}` }))
+  }
+  return parts
+}
+
 /**
  * `attendance/repository.dayTotals` over records already loaded: the records of [start, end]
  * grouped by month, ISO weekday and the company calendar's mark of their date, with the same
@@ -43,15 +67,17 @@ export function dayTotalsOf(
   range: { start: string; end: string; since: string; today: string },
   calendar: CompanyCalendar,
 ): DayTotals[] {
-  const groups = new Map<string, DayTotals>()
+  // by month and weekday (the kept key of the date), then by the calendar's mark; `all` in the order found
+  const groups = new Map<string, Map<DayTotals['kind'], DayTotals>>()
+  const all: DayTotals[] = []
   for (const record of records) {
     const date = record.workDate
     if (date < range.start || date > range.end) continue
-    const month = date.slice(0, 7)
-    const day = weekday(date)
+    const { month, weekday: day, key } = datePartsOf(date)
     const kind = calendar.get(date)?.kind ?? null
-    const key = `${month} ${day} ${kind}`
-    let totals = groups.get(key)
+    let byKind = groups.get(key)
+    if (!byKind) groups.set(key, (byKind = new Map()))
+    let totals = byKind.get(kind)
     if (!totals) {
       totals = {
         month,
@@ -69,7 +95,8 @@ export function dayTotalsOf(
         pastRecords: 0,
         kind,
       }
-      groups.set(key, totals)
+      byKind.set(kind, totals)
+      all.push(totals)
     }
     totals.records++
     totals.attendanceDays += Number(record.clockedIn)
@@ -83,7 +110,7 @@ export function dayTotalsOf(
     totals.overtimeMinutes += record.overtimeMinutes
     totals.pastRecords += Number(date >= range.since && date < range.today)
   }
-  return [...groups.values()]
+  return all
 }
 
 /**
