@@ -3,7 +3,7 @@
  * the seeded file, opened as the server opens it, with timers around what `POST …/payroll/runs`
  * does one after another. Loading the rows (the repository calls `computeRun` makes, page by page)
  * and loading with computing (`computeRun` itself, all pages kept as the service keeps them), each
- * the median of three; then once the payslip rows written (`insertRun` + `insertPayslips` in one
+ * the median of three; then once the payslip rows written (`insertRun` + `writePayslips` in one
  * write transaction, rolled back), and the heap the computed payslips hold. Nothing in src/ is
  * changed; what the service does between these calls (its row shaping) is repeated here.
  */
@@ -26,13 +26,13 @@ export interface PayrollPhases {
   loadByCall: Record<string, number>
   /** computeRun: the same reads and every payslip computed */
   loadAndComputeMs: number
-  /** the payslip rows shaped and inserted with the run, in one transaction (rolled back) */
+  /** the payslip rows inserted with the run, in one transaction (rolled back) */
   writeMs: number
-  /** of the write: JSON.stringify of every payslip's lines and facts alone */
-  stringifyMs: number
+  /** of computing: shaping the payslips into the values their write binds (JSON.stringify of lines and facts, mostly) */
+  shapingMs: number
   /** bytes of the lines and facts JSON, all payslips */
   jsonBytes: number
-  /** the JS heap after computing every payslip (kept, as the service keeps them), less before; after a full collection each */
+  /** the JS heap after computing every payslip (kept as the service keeps them: values with JSON text), less after letting them go; after a full collection each */
   heapGrowth: number
   /** live JS objects then */
   objects: number
@@ -91,32 +91,41 @@ export async function payrollPhases(input: { dbPath: string; jwtSecret: string; 
     await load()
     const loaded = median([await load(), await load(), await load()])
 
+    // as the service's computeAll: each page shaped into the values its write binds (lines and facts as JSON text) as it comes
     const compute = async () => {
-      const all: ComputedPayslip[] = []
+      const pages: repo.PayslipValues[][] = []
+      let lines = 0
+      let sources = 0
+      let shapingMs = 0
       const started = performance.now()
-      for await (const page of computeRun({ db, defaultZone: config.defaultTimezone, ruleCache: createRuleCache(), now }, scope)) all.push(...page)
-      return { all, ms: performance.now() - started }
+      for await (const page of computeRun({ db, defaultZone: config.defaultTimezone, ruleCache: createRuleCache(), now }, scope)) {
+        for (const { payslip } of page) {
+          lines += payslip.lines.length
+          sources += payslip.lines.reduce((sum, line) => sum + line.sources.length, 0)
+        }
+        const shaping = performance.now()
+        pages.push(page.map((c: ComputedPayslip) => payslipValues(month, c)))
+        shapingMs += performance.now() - shaping
+      }
+      return { pages, lines, sources, shapingMs, ms: performance.now() - started }
     }
     await compute()
     const times: number[] = []
     for (let i = 0; i < 2; i++) times.push((await compute()).ms)
     const computed = await compute()
     const loadAndComputeMs = median([...times, computed.ms].map((ms) => ({ ms }))).ms
-    let all = computed.all
+    let pages = computed.pages
     Bun.gc(true)
     const { heapSize: heapWith, objectCount: objects } = heapStats()
+    const count = pages.reduce((sum, page) => sum + page.length, 0)
+    const jsonBytes = pages.reduce((sum, page) => page.reduce((bytes, values) => bytes + values.lines.length + values.facts.length, sum), 0)
 
-    let jsonBytes = 0
-    const stringifyStarted = performance.now()
-    for (const { payslip } of all) jsonBytes += JSON.stringify(payslip.lines).length + JSON.stringify(payslip.facts).length
-    const stringifyMs = performance.now() - stringifyStarted
-
-    // as the service's `create` writes them (runs/service.ts payslipValues, repository writePayslips), then undone
+    // as the service's `create` writes them (repository writePayslips), then undone
     const writeStarted = performance.now()
     await database
       .write(async (tx) => {
         const run = await repo.insertRun(tx, { companyId, month, settings, createdBy: null, computedAt: now, createdAt: now, updatedAt: now })
-        await repo.writePayslips(tx, run.id, [all.map((c) => payslipValues(month, c))], now)
+        await repo.writePayslips(tx, run.id, pages, now)
         throw new RolledBack()
       })
       .catch((error) => {
@@ -124,12 +133,9 @@ export async function payrollPhases(input: { dbPath: string; jwtSecret: string; 
       })
     const writeMs = performance.now() - writeStarted
 
-    const count = (pick: (c: ComputedPayslip) => number) => all.reduce((sum, c) => sum + pick(c), 0) / Math.max(1, all.length)
-    const linesPerPayslip = count((c) => c.payslip.lines.length)
-    const sourcesPerPayslip = count((c) => c.payslip.lines.reduce((sum, line) => sum + line.sources.length, 0))
     // what they hold: the heap with them less the heap once they are let go (JSC's collector scans the stack
     // conservatively, so a heap measured before computing would still hold an earlier run's garbage)
-    computed.all = all = []
+    computed.pages = pages = []
     Bun.gc(true)
     const heapGrowth = heapWith - heapStats().heapSize
     return {
@@ -138,12 +144,12 @@ export async function payrollPhases(input: { dbPath: string; jwtSecret: string; 
       loadByCall: loaded.byCall,
       loadAndComputeMs,
       writeMs,
-      stringifyMs,
+      shapingMs: computed.shapingMs,
       jsonBytes,
       heapGrowth,
       objects,
-      linesPerPayslip,
-      sourcesPerPayslip,
+      linesPerPayslip: computed.lines / Math.max(1, count),
+      sourcesPerPayslip: computed.sources / Math.max(1, count),
     }
   } finally {
     database.close()

@@ -18,6 +18,7 @@ export const PAYROLL_LAYERS: [string, string][] = [
   ['/src/modules/payroll/compute/', 'payroll compute (the pure line functions)'],
   ['/src/modules/payroll/', 'payroll service and repository'],
   ['/src/lib/rational', 'src/lib/rational (exact arithmetic)'],
+  ['/src/lib/memory', 'full collections between pages (src/lib/memory, the run's memory budget)'],
   ['/src/modules/attendance/statistics', 'computeStatistics'],
   ['/src/modules/exports/attendance-sheet', 'sheet counting (dayTotalsOf, leaveDatesOf)'],
   ['/src/modules/leave/', 'leave (datesOf)'],
@@ -111,7 +112,7 @@ Busiest functions (inclusive): ${profile.functions
 
 The run's phases, timed in the benchmark's own process on the same file with the payroll module's functions (\`bench/lib/payroll-phases.ts\`): loading the rows alone (the repository calls of \`computeRun\`, ${phases.employees.toLocaleString('en')} employees in pages of 500) ${ms(phases.loadMs * 1000)} (${Object.entries(phases.loadByCall)
         .map(([call, time]) => `${call} ${ms(time * 1000)}`)
-        .join(', ')}); \`computeRun\` whole (the same loading and every payslip computed) ${ms(phases.loadAndComputeMs * 1000)}, so computing ${ms((phases.loadAndComputeMs - phases.loadMs) * 1000)}; writing the run and its payslip rows in one transaction (rolled back) ${ms(phases.writeMs * 1000)}, of which JSON.stringify of the lines and facts ${ms(phases.stringifyMs * 1000)} (${mb(phases.jsonBytes)} of JSON, ${(phases.jsonBytes / Math.max(1, phases.employees) / 1024).toFixed(1)} KB a payslip: ${phases.linesPerPayslip.toFixed(1)} lines and ${phases.sourcesPerPayslip.toFixed(1)} sources on average). The computed payslips, all kept until the write (\`computeAll\`), hold ${mb(phases.heapGrowth)} of JS heap (${phases.objects.toLocaleString('en')} live objects then).`
+        .join(', ')}); \`computeRun\` whole (the same loading and every payslip computed) ${ms(phases.loadAndComputeMs * 1000)}, so computing ${ms((phases.loadAndComputeMs - phases.loadMs) * 1000)}, of which shaping each page into the values its write binds as it comes (JSON.stringify of the lines and facts, mostly) ${ms(phases.shapingMs * 1000)} (${mb(phases.jsonBytes)} of JSON, ${(phases.jsonBytes / Math.max(1, phases.employees) / 1024).toFixed(1)} KB a payslip: ${phases.linesPerPayslip.toFixed(1)} lines and ${phases.sourcesPerPayslip.toFixed(1)} sources on average); writing the run and its payslip rows in one transaction (rolled back) ${ms(phases.writeMs * 1000)}. The computed payslips, all kept as that text until the write (\`computeAll\`), hold ${mb(phases.heapGrowth)} of JS heap (${phases.objects.toLocaleString('en')} live objects then).`
     : ''
   return `## Payroll run (S11) against B8
 

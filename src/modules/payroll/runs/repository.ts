@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import { inIds } from '../../../db/batches'
 import type { Queryable } from '../../../db/client'
 import {
   attendanceCorrections,
@@ -146,7 +147,7 @@ export function runEmployees(db: Queryable, companyId: number, first: string, la
       and(
         eq(employees.companyId, companyId),
         gt(employees.id, after),
-        only === undefined ? undefined : inArray(employees.id, only),
+        only === undefined ? undefined : inIds(employees.id, only),
         or(isNull(employees.hireDate), lte(employees.hireDate, last)),
         or(isNull(employees.leftOn), gte(employees.leftOn, first)),
         or(eq(employees.status, 1), isNotNull(employees.leftOn)),
@@ -156,6 +157,9 @@ export function runEmployees(db: Queryable, companyId: number, first: string, la
     .limit(limit)
 }
 export type RunEmployee = Awaited<ReturnType<typeof runEmployees>>[number]
+
+const NO_CORRECTIONS: readonly number[] = Object.freeze([])
+const byWorkDate = (a: PayRecord, b: PayRecord) => (a.workDate < b.workDate ? -1 : a.workDate > b.workDate ? 1 : 0)
 
 type RecordTuple = [id: number, workDate: string, status: number, clockedIn: 0 | 1, lateMinutes: number, earlyMinutes: number, workMinutes: number, overtimeMinutes: number]
 
@@ -171,14 +175,14 @@ export async function payRecordsOf(db: Queryable, employeeIds: number[], first: 
         records: sql<string>`json_group_array(json_array(${r.id}, ${r.workDate}, ${r.status}, ${r.clockInTime} IS NOT NULL, ${r.lateMinutes}, ${r.earlyMinutes}, ${r.workMinutes}, ${r.overtimeMinutes}))`,
       })
       .from(r)
-      .where(and(inArray(r.employeeId, employeeIds), gte(r.workDate, first), lte(r.workDate, last)))
+      .where(and(inIds(r.employeeId, employeeIds), gte(r.workDate, first), lte(r.workDate, last)))
       .groupBy(r.employeeId),
     db
       .select({ id: attendanceCorrections.id, employeeId: attendanceCorrections.employeeId, workDate: attendanceCorrections.workDate })
       .from(attendanceCorrections)
       .where(
         and(
-          inArray(attendanceCorrections.employeeId, employeeIds),
+          inIds(attendanceCorrections.employeeId, employeeIds),
           eq(attendanceCorrections.status, 'approved'),
           gte(attendanceCorrections.workDate, first),
           lte(attendanceCorrections.workDate, last),
@@ -204,9 +208,9 @@ export async function payRecordsOf(db: Queryable, employeeIds: number[], first: 
           earlyMinutes,
           workMinutes,
           overtimeMinutes,
-          correctionIds: correctionsOf.get(`${row.employeeId} ${workDate}`) ?? [],
+          correctionIds: corrections.length === 0 ? NO_CORRECTIONS : (correctionsOf.get(`${row.employeeId} ${workDate}`) ?? NO_CORRECTIONS),
         }))
-        .sort((a, b) => (a.workDate < b.workDate ? -1 : a.workDate > b.workDate ? 1 : 0)),
+        .sort(byWorkDate),
     )
   return found
 }
@@ -228,7 +232,7 @@ export async function payLeaveOf(db: Queryable, employeeIds: number[], first: st
     .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
     .where(
       and(
-        inArray(leaveRequests.employeeId, employeeIds),
+        inIds(leaveRequests.employeeId, employeeIds),
         eq(leaveRequests.status, 'approved'),
         lte(leaveRequests.startDate, last),
         gte(leaveRequests.endDate, first),
@@ -259,7 +263,7 @@ export function approvedPayslipsBetween(db: Queryable, companyId: number, employ
       and(
         eq(payrollRuns.companyId, companyId),
         eq(payrollRuns.status, 'approved'),
-        inArray(payslips.employeeId, employeeIds),
+        inIds(payslips.employeeId, employeeIds),
         gte(payslips.month, firstMonth),
         lt(payslips.month, beforeMonth),
       ),
@@ -267,8 +271,12 @@ export function approvedPayslipsBetween(db: Queryable, companyId: number, employ
     .orderBy(asc(payslips.month))
 }
 
-/** A payslip's columns but its run's, as the computation gives them (lines and facts as objects). */
-export type PayslipValues = Omit<NewPayslip, 'id' | 'runId' | 'createdAt' | 'updatedAt'>
+/**
+ * A payslip's columns but its run's and times, as its write binds them: lines and facts already
+ * JSON text. A run keeps its computed pages so until it writes them (strings, not some 150
+ * objects a payslip for the collector to trace).
+ */
+export type PayslipValues = Omit<NewPayslip, 'id' | 'runId' | 'createdAt' | 'updatedAt' | 'lines' | 'facts'> & { lines: string; facts: string }
 
 /** A payslip's columns but its run's and times, with their keys in `PayslipValues`. */
 const PAGE_COLUMNS = [
@@ -293,7 +301,8 @@ const PAGE_COLUMNS = [
   ['note', 'note'],
 ] as const satisfies readonly (readonly [string, keyof PayslipValues])[]
 
-const placeholders = Object.fromEntries(PAGE_COLUMNS.map(([, key]) => [key, sql.placeholder(key)]))
+// lines and facts are bound as the text they are (a bare placeholder, not the JSON column's, which would encode them again)
+const placeholders = Object.fromEntries(PAGE_COLUMNS.map(([, key]) => [key, key === 'lines' || key === 'facts' ? sql`${sql.placeholder(key)}` : sql.placeholder(key)]))
 const updates = Object.fromEntries(PAGE_COLUMNS.filter(([column]) => column !== 'employee_id').map(([column, key]) => [key, sql.raw(`excluded.${column}`)]))
 
 /**
@@ -310,7 +319,7 @@ export async function writePayslips(db: Queryable, runId: number, pages: readonl
     .prepare()
   for (const page of pages) for (const row of page) await insert.run({ ...row, runId, at })
   if (all !== undefined)
-    await db.run(sql`DELETE FROM payslips WHERE run_id = ${runId} AND employee_id NOT IN (SELECT value FROM json_each(${JSON.stringify(all)}))`)
+    await db.run(sql`DELETE FROM payslips WHERE run_id = ${runId} AND NOT ${inIds(payslips.employeeId, all)}`)
 }
 
 export async function approveRun(db: Queryable, id: number, by: number | null, at: Date): Promise<boolean> {
@@ -337,7 +346,7 @@ export function salariesOf(db: Queryable, employeeIds: number[], month: string) 
   return db
     .select({ id: salaries.id, employeeId: salaries.employeeId, payrollRunId: salaries.payrollRunId })
     .from(salaries)
-    .where(and(inArray(salaries.employeeId, employeeIds), eq(salaries.month, month)))
+    .where(and(inIds(salaries.employeeId, employeeIds), eq(salaries.month, month)))
 }
 
 export async function insertSalaries(db: Queryable, rows: (typeof salaries.$inferInsert)[]): Promise<void> {

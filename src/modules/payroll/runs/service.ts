@@ -4,6 +4,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type Fie
 import type { Clock } from '../../../lib/clock'
 import { isCalendarDate } from '../../../lib/dates'
 import { messageList } from '../../../lib/messages'
+import { memoryBudget } from '../../../lib/memory'
 import { toFen } from '../../../lib/money'
 import { isUniqueViolation } from '../../../lib/sqlite-errors'
 import { recordAudit, type Actor } from '../../audit/recorder'
@@ -33,7 +34,7 @@ export interface RunsDeps {
 const employeeName = (row: { name: string; employeeNo: string | null }) =>
   row.employeeNo ? say.employee({ name: row.name, no: row.employeeNo }) : say.employeeNoNumber({ name: row.name })
 
-/** A computed payslip's columns. */
+/** A computed payslip's columns, lines and facts as JSON text (see repo.PayslipValues). */
 export function payslipValues(month: string, { employee, profileId, payslip, entered }: ComputedPayslip): repo.PayslipValues {
   const amountOf = (code: string) => payslip.lines.filter((line) => line.code === code).reduce((sum, line) => sum + line.amount, 0)
   return {
@@ -49,11 +50,19 @@ export function payslipValues(month: string, { employee, profileId, payslip, ent
     specialDeductions: 0,
     personalTax: amountOf('personal_tax'),
     employerContributions: 0,
-    lines: payslip.lines,
-    facts: payslip.facts,
+    lines: JSON.stringify(payslip.lines),
+    facts: JSON.stringify(payslip.facts),
     ...entered,
   }
 }
+
+/**
+ * How far a run's computing may grow the process before it collects the garbage of the pages done
+ * (`memoryBudget`): a run of 5,500 employees makes some hundreds of MB of short-lived objects,
+ * which the collector left to its own pace let grow it by 80–90 MB; checked after each page, the
+ * growth stays near this plus a page's (bench/payroll.ts: S11's memory growth).
+ */
+const RUN_MEMORY_BUDGET = 16 * 1024 * 1024
 
 /** A run's payslips computed: each page as the values its write binds. */
 interface Computed {
@@ -77,10 +86,12 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
   /** Every payslip of the scope, computed now. */
   const computeAll = async (scope: RunScope, now: Date): Promise<Computed> => {
     const computed: Computed = { pages: [], employeeIds: [] }
+    const withinBudget = memoryBudget(RUN_MEMORY_BUDGET)
     for await (const page of computeRun({ db, defaultZone, ruleCache, now }, scope)) {
       if (page.length === 0) continue
       computed.pages.push(page.map((payslip) => payslipValues(scope.month, payslip)))
       computed.employeeIds.push(...page.map((payslip) => payslip.employee.id))
+      withinBudget()
     }
     return computed
   }
