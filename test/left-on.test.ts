@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { and, asc, eq } from 'drizzle-orm'
 import { attendanceRecords } from '../src/db/schema'
-import { errorBody as errorAt, loginAdmin, req, startApp, type TestApp } from './helpers'
+import { errorBody as errorAt, login, loginAdmin, makeUser, req, startApp, type TestApp } from './helpers'
 import { must } from './payroll-fixtures'
 
 /* Employees' `left_on` (CONTRACT §18, brought forward by payroll): the last day employed. */
@@ -55,4 +55,40 @@ test('day close writes no absence after the last day employed', async () => {
     .where(and(eq(attendanceRecords.employeeId, leaver), eq(attendanceRecords.status, 3)))
     .orderBy(asc(attendanceRecords.workDate))
   expect(absent).toEqual([{ workDate: '2025-03-10' }])
+})
+
+test('statistics and the attendance sheet stop at the last day employed: no work day, absence or record after it (leave: the sheet property test)', async () => {
+  // a record after the last day (written before left_on was set)
+  await t.deps.database.db.insert(attendanceRecords).values({ employeeId: leaver, workDate: '2025-03-12', timezone: 'Asia/Shanghai', clockInTime: new Date('2025-03-12T01:30:00Z'), status: 1, lateMinutes: 30, workMinutes: 450, createdAt: new Date(NOW), updatedAt: new Date(NOW) })
+  const user = await makeUser(t.app, admin, 'cai')
+  await must(t, admin, 'PUT', `/api/v1/admin/employees/${leaver}`, { user_id: user.id })
+  const token = await login(t.app, 'cai', 'cai-password-1')
+  const statistics = await req(t.app, 'GET', '/api/v1/attendance/statistics?start_date=2025-03-01&end_date=2025-03-19', { token })
+  // March 2025 begins on a Saturday: the work days employed are 3–7 and 10 (none has a clock-in: 3–7 missed, 10 closed absent)
+  expect(statistics.body.data).toMatchObject({
+    total_days: 19,
+    work_days: 6,
+    attendance_days: 0,
+    late_days: 0,
+    total_late_minutes: 0,
+    absent_days: 6,
+    leave_days: 0,
+    attendance_rate: 0,
+  })
+  // the whole range after leaving: nothing counts but the range's days
+  const after = await req(t.app, 'GET', '/api/v1/attendance/statistics?start_date=2025-03-11&end_date=2025-03-19', { token })
+  expect(after.body.data).toMatchObject({ total_days: 9, work_days: 0, attendance_days: 0, late_days: 0, absent_days: 0, total_work_hours: 0 })
+
+  const sheet = await req(t.app, 'GET', '/api/v1/admin/exports/attendance?month=2025-03&format=csv', { token: admin })
+  expect(sheet.status).toBe(200)
+  const row = String(sheet.body)
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .map((line) => line.split(','))
+    .find((cells) => cells[1] === 'Cai')!
+  const codes = row.slice(3, 3 + 31)
+  // 1–2 a weekend, 3–7 missed, 8–9 a weekend, 10 absent; from the 11th (the late record of the 12th included) nothing
+  expect(codes).toEqual(['', '', 'A', 'A', 'A', 'A', 'A', '', '', 'A', ...Array(21).fill('')])
+  // work days, attendance days, late days, late minutes, early days, absent days, leave days, overtime hours, work hours
+  expect(row.slice(3 + 31)).toEqual(['6', '0', '0', '0', '0', '6', '0', '0', '0'])
 })

@@ -16,6 +16,7 @@ import {
   type MonthRecord,
 } from '../../src/modules/exports/attendance-sheet'
 import { weekdayRules } from '../../src/modules/attendance/records'
+import { hoursOf } from '../../src/modules/attendance/policy'
 
 /** FUZZ_SEED=<n> varies the generated cases. */
 const SEED = Number(process.env.FUZZ_SEED ?? 20241001)
@@ -188,6 +189,8 @@ describe('judgeMonth', () => {
   const monthArb = fc.record({
     todayOffset: fc.integer({ min: 0, max: 33 }),
     hireOffset: fc.option(fc.integer({ min: -40, max: 35 }), { nil: null }),
+    // left_on (CONTRACT §18): before, inside or after the month
+    leftOffset: fc.option(fc.integer({ min: -5, max: 35 }), { nil: null }),
     rules: fc.constantFrom([rule(1, '1,2,3,4,5')], [rule(1, '1,2,3,4,5'), rule(2, '6', 1)], [rule(1, '2,4')], []),
     marks: fc.dictionary(fc.constantFrom(...OCTOBER), fc.constantFrom<DayKind>('holiday', 'workday'), { maxKeys: 6 }),
     records: fc.dictionary(
@@ -217,17 +220,24 @@ describe('judgeMonth', () => {
           return { startDate, endDate: halfDay ? startDate : addDays(startDate, length), halfDay }
         })
         const records = Object.entries(month.records).map(([workDate, fields]) => ({ workDate, ...fields }))
+        const until = month.leftOffset === null ? null : addDays('2024-10-01', month.leftOffset)
+        const last = until !== null && until < '2024-10-31' ? until : '2024-10-31'
         const { codes, statistics } = judgeMonth({
           dates: OCTOBER,
           today: addDays('2024-10-01', month.todayOffset),
           attendanceFrom: month.hireOffset === null ? null : addDays('2024-10-01', month.hireOffset),
+          attendanceUntil: until,
           rules: month.rules,
           calendar,
           records,
           leave,
         })
         expect(codes.filter((code) => code === 'A').length).toBe(statistics.absent_days)
-        const leaveDates = new Map(leaveDatesOf(leave, new Map(records.map((r) => [r.workDate, r])), '2024-10-01', '2024-10-31').map((d) => [d.date, d]))
+        // after the last day employed a date shows nothing but a holiday, whatever its record or leave
+        codes.forEach((code, i) => {
+          if (OCTOBER[i] > last) expect(code).toBe(calendar.get(OCTOBER[i])?.kind === 'holiday' ? 'H' : '')
+        })
+        const leaveDates = new Map(leaveDatesOf(leave, new Map(records.map((r) => [r.workDate, r])), '2024-10-01', last).map((d) => [d.date, d]))
         codes.forEach((code, i) => {
           if (code === 'V') expect(leaveDates.get(OCTOBER[i])?.half).toBe(false)
           if (code === '½V') expect(leaveDates.get(OCTOBER[i])?.half).toBe(true)
@@ -238,13 +248,19 @@ describe('judgeMonth', () => {
         // no date before the attendance start is a work day (CONTRACT §23)
         const from = month.hireOffset === null ? '0000-01-01' : addDays('2024-10-01', month.hireOffset)
         const isWork = (date: string) =>
-          date >= from && weekdays[weekday(date)].rule !== null && workDayBy(weekdays[weekday(date)].workDay, calendar.get(date)?.kind ?? null)
+          date >= from && date <= last && weekdays[weekday(date)].rule !== null && workDayBy(weekdays[weekday(date)].workDay, calendar.get(date)?.kind ?? null)
         const hidden = codes.reduce((sum, code, i) => {
           const day = leaveDates.get(OCTOBER[i])
           return day && isWork(OCTOBER[i]) && code !== 'V' && code !== '½V' && code !== '' && code !== 'H' ? sum + (day.half ? 0.5 : 1) : sum
         }, 0)
         const shown = codes.filter((code) => code === 'V').length + codes.filter((code) => code === '½V').length / 2
         expect(shown + hidden).toBe(statistics.leave_days)
+        // work days are those of [attendance start, last day employed]; records after it count nowhere
+        expect(statistics.work_days).toBe(OCTOBER.filter(isWork).length)
+        expect(statistics.total_days).toBe(31)
+        const counted = records.filter((r) => r.workDate <= last)
+        expect(statistics.attendance_days).toBe(counted.filter((r) => r.clockedIn).length)
+        expect(statistics.overtime_hours).toBe(hoursOf(counted.reduce((sum, r) => sum + r.overtimeMinutes, 0)))
       }),
       { numRuns: 500, seed: SEED },
     )

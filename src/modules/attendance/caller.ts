@@ -22,6 +22,11 @@ export interface CallerContext {
    * `attendanceStart`): no date before it is a work day, an absence or leave; null: no bound.
    */
   attendanceFrom: string | null
+  /**
+   * The last date the employee's attendance counts: their `left_on` (CONTRACT §18). No date after
+   * it is a work day, an absence or leave, and no record after it counts; null: no bound.
+   */
+  attendanceUntil: string | null
 }
 
 type ContextDeps = { db: Db; defaultZone: string; ruleCache: setup.RuleCache }
@@ -55,6 +60,7 @@ export function contextFrom(employeeId: number, membership: setup.Membership | n
     rules: group && group.group.status === 1 ? rules : [],
     // a company's start applies through the group whose calendar applies (none outside a group)
     attendanceFrom: attendanceStart(group ? (membership?.companyStartsOn ?? null) : null, hireDate),
+    attendanceUntil: membership?.leftOn ?? null,
   }
 }
 

@@ -103,13 +103,15 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     const today = todayWorkDate(context, clock.now())
     // dates before the employee's attendance start (hire date, the company's go-live) are neither work days nor missed
     const since = countedFrom(start, context.attendanceFrom)
+    // nor are the dates after their last day employed (CONTRACT §18 left_on), its records included
+    const until = context.attendanceUntil !== null && context.attendanceUntil < end ? context.attendanceUntil : end
     const company = companyOf(context)
     const [totals, calendar, leave] = await Promise.all([
-      repo.dayTotals(db, context.employeeId, start, end, since, today, company),
+      until < start ? [] : repo.dayTotals(db, context.employeeId, start, until, since, today, company),
       calendarBetween(db, company, start, end),
-      leaveDates(db, context.employeeId, start, end),
+      until < start ? [] : leaveDates(db, context.employeeId, start, until),
     ])
-    return computeStatistics({ start, end, today, since, weekdays: weekdayRules(context.rules), totals, calendar, leave })
+    return computeStatistics({ start, end, today, since, until, weekdays: weekdayRules(context.rules), totals, calendar, leave })
   }
 
   /** The record with its employee and rule; the rule comes from the caller's context when it is one of theirs. */

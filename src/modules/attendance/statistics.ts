@@ -41,6 +41,12 @@ export interface StatisticsInput {
    * start, CONTRACT §23): no date before it is a work day, an absence or leave.
    */
   since: string
+  /**
+   * The last date of the range that counts (the earlier of end and the employee's `left_on`,
+   * CONTRACT §18): no date after it is a work day, an absence or leave, and `totals` hold no
+   * record after it. Default: end.
+   */
+  until?: string
   /** the rule of each ISO weekday, indexed 1–7 */
   weekdays: readonly DayRule[]
   totals: DayTotals[]
@@ -65,7 +71,7 @@ export interface LeaveDate {
  * is judged by the rule that applies on it: whether it is a work day, and, per month and
  * rule, how many late days that rule allows.
  */
-export function computeStatistics({ start, end, today, since, weekdays, totals, calendar = NO_CALENDAR, leave = [] }: StatisticsInput): StatisticsResult {
+export function computeStatistics({ start, end, today, since, until, weekdays, totals, calendar = NO_CALENDAR, leave = [] }: StatisticsInput): StatisticsResult {
   const sum = (pick: (day: DayTotals) => number, rows = totals) => rows.reduce((acc, day) => acc + Number(pick(day)), 0)
   const isWorkDay = (day: number) => weekdays[day].workDay
   // the calendar's marks count only where a rule applies: with no enabled rule no date is a work day
@@ -77,16 +83,17 @@ export function computeStatistics({ start, end, today, since, weekdays, totals, 
       if (date >= from && date <= to) total += Number(isWorkDate(weekday(date), kind)) - Number(isWorkDay(weekday(date)))
     return total
   }
-  // work days, absences and leave count from `since` on: the days before it are outside the employee's attendance
-  const workDayCount = workDaysOf(since, end)
-  const lastPast = addDays(today, -1) < end ? addDays(today, -1) : end
+  // work days, absences and leave count from `since` to `last`: the days outside are outside the employee's attendance
+  const last = until !== undefined && until < end ? until : end
+  const workDayCount = workDaysOf(since, last)
+  const lastPast = addDays(today, -1) < last ? addDays(today, -1) : last
   const pastWorkDays = workDaysOf(since, lastPast)
   const pastWorkDayRecords = sum((d) => d.pastRecords, totals.filter((d) => isWorkDate(d.weekday, d.kind)))
   const holidayDays = [...calendar].filter(([date, { kind }]) => kind === 'holiday' && date >= start && date <= end).length
   const attendanceDays = sum((d) => d.attendanceDays)
   // leave counts on work days only (a request's days are its work days); a full day of it is no absence
   const leaveOnWorkDays = leave.filter(
-    ({ date }) => date <= end && weekdays[weekday(date)].rule !== null && isWorkDayFor(isWorkDay(weekday(date)), date, calendar.get(date)?.kind ?? null, since),
+    ({ date }) => date <= last && weekdays[weekday(date)].rule !== null && isWorkDayFor(isWorkDay(weekday(date)), date, calendar.get(date)?.kind ?? null, since),
   )
   const leaveHalves = leaveOnWorkDays.reduce((acc, day) => acc + (day.half ? 1 : 2), 0)
   const excusedAbsences = leaveOnWorkDays.filter(

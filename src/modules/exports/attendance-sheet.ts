@@ -197,6 +197,8 @@ export interface EmployeeMonth {
   today: string
   /** the first date the employee's attendance counts (`caller.CallerContext.attendanceFrom`) */
   attendanceFrom: string | null
+  /** the last date it counts: the employee's `left_on` (`caller.CallerContext.attendanceUntil`) */
+  attendanceUntil: string | null
   rules: readonly RuleRow[]
   calendar: CompanyCalendar
   records: readonly MonthRecord[]
@@ -209,22 +211,26 @@ export function judgeMonth(input: EmployeeMonth): { codes: DayCode[]; statistics
   const start = dates[0]
   const end = dates[dates.length - 1]
   const since = countedFrom(start, input.attendanceFrom)
+  // after the last day employed nothing counts (CONTRACT §18): no record, leave or missed day
+  const last = input.attendanceUntil !== null && input.attendanceUntil < end ? input.attendanceUntil : end
   const weekdays = weekdayRules(input.rules)
   const byDate = new Map(input.records.map((record) => [record.workDate, record]))
-  const leave = leaveDatesOf(input.leave, byDate, start, end)
+  const leave = leaveDatesOf(input.leave, byDate, start, last)
   const statistics = computeStatistics({
     start,
     end,
     today,
     since,
+    until: last,
     weekdays,
-    totals: dayTotalsOf(input.records, { start, end, since, today }, calendar),
+    totals: dayTotalsOf(input.records, { start, end: last, since, today }, calendar),
     calendar,
     leave,
   })
   const leaveByDate = new Map(leave.map((day) => [day.date, day]))
   const codes = dates.map((date) => {
     const kind = calendar.get(date)?.kind ?? null
+    if (date > last) return dayCode({ record: undefined, workDay: false, holiday: kind === 'holiday', leave: undefined, missable: false, counted: false })
     const rule = weekdays[weekday(date)]
     return dayCode({
       record: byDate.get(date),

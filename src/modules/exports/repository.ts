@@ -55,6 +55,7 @@ export function attendanceEmployees(db: Queryable, scope: AttendanceScope, after
       employeeNo: employees.employeeNo,
       name: employees.name,
       hireDate: employees.hireDate,
+      leftOn: employees.leftOn,
       department: departments.name,
       status: employees.status,
       group: attendanceGroups,

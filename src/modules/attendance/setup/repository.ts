@@ -208,6 +208,7 @@ export async function existingEmployeeIds(db: Queryable, ids: number[]): Promise
 export const membershipColumns = <T extends Record<string, unknown>>(more: T) => ({
   ...more,
   hireDate: employees.hireDate,
+  leftOn: employees.leftOn,
   status: employees.status,
   group: attendanceGroups,
   companyTimezone: companies.timezone,
@@ -232,6 +233,8 @@ const membershipRows = preparedQuery((db) =>
 /** What an employee's attendance context is built from (see attendance/caller.ts). */
 export interface Membership {
   hireDate: string | null
+  /** the last day employed (CONTRACT §18), null while employed */
+  leftOn: string | null
   status: number
   group: GroupRow | null
   companyTimezone: string | null
