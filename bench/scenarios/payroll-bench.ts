@@ -17,6 +17,14 @@ export interface PayrollBench {
   s11: PayrollFigures
   agreement: PayslipAgreement
   profile: ProfileResult | null
+  /** S11 ÷ B8: the median of the pairs' ratios (each measured run against the B8 run just before it) */
+  ratio: number
+}
+
+/** The median of the pairs' ratios: a machine that speeds up or slows down between pairs moves each pair's two sides alike. */
+export function pairedRatio(pairs: readonly { baseline: number; run: number }[]): number {
+  const ratios = pairs.map((pair) => pair.run / pair.baseline).sort((a, b) => a - b)
+  return ratios[Math.floor(ratios.length / 2)]
 }
 
 /**
@@ -63,7 +71,9 @@ export async function payrollBench(input: {
     // B8 after the server's warm-up (whose clock-ins a smoke run's month holds), while the server idles
     const b8 = payrollLoop(dbPath, { companyId, month, today })
     log(`B8: ${b8.employees} employees in ${(b8.seconds * 1000).toFixed(1)} ms (read ${b8.readMs.toFixed(1)} ms, loop ${b8.computeMs.toFixed(1)} ms)`)
-    const { lastRunId, ...s11 } = await payrollScenario(base, pid, token, { companyId, month, runs: input.runs })
+    // and once more before each measured run: the pairs
+    const before = () => payrollLoop(dbPath, { companyId, month, today, runs: 3 }).seconds
+    const { lastRunId, ...s11 } = await payrollScenario(base, pid, token, { companyId, month, runs: input.runs, before })
     const client = createClient({ url: dbUrl })
     try {
       return { b8, s11, agreement: await comparePayslips(client, lastRunId, b8.payslips) }
@@ -76,5 +86,5 @@ export async function payrollBench(input: {
   const write = await rawPayslipInserts(dbUrl, b8.payslips)
   log(`S11: ${s11.warm.headCount} payslips in ${s11.warm.seconds.toFixed(2)} s (first run ${s11.cold.seconds.toFixed(2)} s); ${agreement.same} of ${agreement.loop} the same as B8`)
   const profile = input.profile ? await profilePayrollRun({ env: input.env, token, companyId, month }) : null
-  return { b8, write, s11, agreement, profile }
+  return { b8, write, s11, agreement, profile, ratio: pairedRatio(s11.pairs) }
 }

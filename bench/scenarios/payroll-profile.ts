@@ -84,10 +84,12 @@ export function payrollSection(input: {
   write: { rows: number; seconds: number }
   agreement: PayslipAgreement
   profile: ProfileResult | null
+  /** S11 ÷ B8, the median of the pairs' ratios */
+  ratio: number
   /** bun bench/payroll.ts only */
   phases?: PayrollPhases | null
 }): string {
-  const { s11, b8, write, agreement, profile, phases } = input
+  const { s11, b8, write, agreement, profile, phases, ratio } = input
   const statements = Object.entries(b8.statementMs)
     .map(([table, time]) => `${table} ${b8.counts[table].toLocaleString('en')} rows ${time.toFixed(1)} ms`)
     .join('; ')
@@ -119,6 +121,7 @@ The run's phases, timed in the benchmark's own process on the same file with the
 S11 is \`POST /api/v1/admin/payroll/runs {company_id: ${s11.companyId}, month: "${s11.month}"}\` on a fresh server process (after the suite's warm-up): the one company of the seeded database, holding every employee, so one run covers all ${s11.warm.headCount.toLocaleString('en')} payslips. Each employee has a pay profile (seeded as PUT …/pay-profile writes them, a raise each January), the company pay settings charge lateness (20.00 an occurrence beyond the free ones, 0.50 a minute), 1 in 4 of the spread leave requests is of an unpaid type, and records carry the overtime the policy gives their clock-out; there are no rest-day or statutory-holiday records, no entered inputs, no adjustments (no approved runs) and no contributions (Payroll 2).
 
 - S11, the first run on the server: ${s11.cold.seconds.toFixed(2)} s (${perEmployee(s11.cold.seconds)}), memory ${mb(s11.cold.rssBefore)} → peak ${mb(s11.cold.rssPeak)}; deleted, then ${s11.warmSeconds.length === 1 ? 'one measured run' : `${s11.warmSeconds.length} measured runs (each deleted before the next)`}: ${s11.warmSeconds.map((t) => t.toFixed(2)).join(', ')} s, the median ${s11.warm.seconds.toFixed(2)} s (${perEmployee(s11.warm.seconds)}), memory ${mb(s11.warm.rssBefore)} → peak ${mb(s11.warm.rssPeak)}; the largest growth of them ${mb(s11.warmGrowth)}.
+- S11 ÷ B8, run by run (each measured run right after a B8 run of its own, the server idle meanwhile, so that the machine's speed, which drifts on a shared host, is the same for both sides): ${s11.pairs.map((pair) => `${pair.run.toFixed(2)} s ÷ ${(pair.baseline * 1000).toFixed(0)} ms = ${(pair.run / pair.baseline).toFixed(1)}×`).join('; ')}; the median ${ratio.toFixed(1)}×, the figure judged against the target.
 - B8 (\`bench/baselines/payroll-loop.ts\`), the median of ${b8.runs} after one unmeasured: ${(b8.seconds * 1000).toFixed(1)} ms = reading ${b8.readMs.toFixed(1)} ms (${statements}) + the loop ${b8.computeMs.toFixed(1)} ms. Writing its ${write.rows.toLocaleString('en')} payslip rows raw (one transaction, lines and facts as JSON, into a scratch copy of \`payslips\`) takes another ${(write.seconds * 1000).toFixed(1)} ms, not counted in B8: S11 ÷ (B8 + that write) = ${(s11.warm.seconds / (b8.seconds + write.seconds)).toFixed(1)}×.
 - The same figures: ${agreement.same.toLocaleString('en')} of ${agreement.loop.toLocaleString('en')} employees have the same gross, tax and net in the run's payslips as in B8 (the run has ${agreement.run.toLocaleString('en')} payslips)${agreement.differences.length ? `; differences:\n${agreement.differences.map((line) => `  - ${line}`).join('\n')}` : '.'}
 

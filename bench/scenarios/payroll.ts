@@ -39,6 +39,8 @@ export interface PayrollFigures {
   warmGrowth: number
   /** their times, s */
   warmSeconds: number[]
+  /** each measured run with the baseline timed just before it (`before`), s: a drift of the machine's speed moves both */
+  pairs: { baseline: number; run: number }[]
 }
 
 const PATH = '/api/v1/admin/payroll/runs'
@@ -85,16 +87,22 @@ export async function deleteRun(base: string, token: string, runId: number): Pro
   if (response.status !== 200) throw new Error(`DELETE ${PATH}/${runId} answered ${response.status}: ${await response.text()}`)
 }
 
-/** Creates the month's run 1 + `runs` times, deleting each but the last: that one is left for `comparePayslips` (its id is `lastRunId`), then `deleteRun`. */
+/**
+ * Creates the month's run 1 + `runs` times, deleting each but the last: that one is left for
+ * `comparePayslips` (its id is `lastRunId`), then `deleteRun`. `before` (the baseline, timed) runs
+ * right before each measured run, with the server idle.
+ */
 export async function payrollScenario(
   base: string,
   pid: number,
   token: string,
-  input: { companyId: number; month: string; runs: number },
+  input: { companyId: number; month: string; runs: number; before?: () => number },
 ): Promise<PayrollFigures & { lastRunId: number }> {
   const { companyId, month } = input
   const measured: PayrollRunFigures[] = []
+  const baselines: number[] = []
   for (let i = 0; i <= input.runs; i++) {
+    if (i > 0 && input.before) baselines.push(input.before())
     await Bun.sleep(500)
     const run = await createRun(base, pid, token, companyId, month)
     if (run.runId === null) throw new Error(`POST ${PATH} (run ${i + 1}) answered ${run.status}: ${run.message}`)
@@ -110,6 +118,7 @@ export async function payrollScenario(
     warm: byTime[Math.floor(byTime.length / 2)],
     warmGrowth: Math.max(...warm.map((run) => run.rssGrowth)),
     warmSeconds: warm.map((run) => run.seconds),
+    pairs: baselines.map((baseline, i) => ({ baseline, run: warm[i].seconds })),
     lastRunId: measured[measured.length - 1].runId!,
   }
 }

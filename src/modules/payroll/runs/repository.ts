@@ -301,25 +301,43 @@ const PAGE_COLUMNS = [
   ['note', 'note'],
 ] as const satisfies readonly (readonly [string, keyof PayslipValues])[]
 
-// lines and facts are bound as the text they are (a bare placeholder, not the JSON column's, which would encode them again)
-const placeholders = Object.fromEntries(PAGE_COLUMNS.map(([, key]) => [key, key === 'lines' || key === 'facts' ? sql`${sql.placeholder(key)}` : sql.placeholder(key)]))
+/** Rows per INSERT: one statement (and one trip through Drizzle, the guard and the pool) for this many payslips; 25 parameters a row. */
+const ROWS_PER_INSERT = 50
+
 const updates = Object.fromEntries(PAGE_COLUMNS.filter(([column]) => column !== 'employee_id').map(([column, key]) => [key, sql.raw(`excluded.${column}`)]))
 
-/**
- * Writes a run's payslips with one statement prepared for the transaction and run per row (the
- * cheapest way through: SQLite prepares it once). An employee's payslip already in the run keeps
- * its id and creation time (links to it stay good); with `all`, the run's payslips of anyone else
- * are deleted (a recomputation's whole set).
- */
-export async function writePayslips(db: Queryable, runId: number, pages: readonly (readonly PayslipValues[])[], at: Date, all?: readonly number[]): Promise<void> {
-  const insert = db
+/** The INSERT of `count` payslips, its parameters named by column and row (`gross7`); lines and facts bound as the text they are (a bare placeholder, not the JSON column's, which would encode them again). */
+function insertOf(db: Queryable, count: number) {
+  const rows = Array.from({ length: count }, (_, row) => ({
+    ...Object.fromEntries(PAGE_COLUMNS.map(([, key]) => [key, key === 'lines' || key === 'facts' ? sql`${sql.placeholder(`${key}${row}`)}` : sql.placeholder(`${key}${row}`)])),
+    runId: sql.placeholder('runId'),
+    createdAt: sql.placeholder('at'),
+    updatedAt: sql.placeholder('at'),
+  }))
+  return db
     .insert(payslips)
-    .values({ ...placeholders, runId: sql.placeholder('runId'), createdAt: sql.placeholder('at'), updatedAt: sql.placeholder('at') } as unknown as NewPayslip)
+    .values(rows as unknown as NewPayslip[])
     .onConflictDoUpdate({ target: [payslips.runId, payslips.employeeId], set: { ...updates, updatedAt: sql.raw('excluded.updated_at') } })
     .prepare()
-  for (const page of pages) for (const row of page) await insert.run({ ...row, runId, at })
-  if (all !== undefined)
-    await db.run(sql`DELETE FROM payslips WHERE run_id = ${runId} AND NOT ${inIds(payslips.employeeId, all)}`)
+}
+
+/**
+ * Writes a run's payslips, `ROWS_PER_INSERT` to a statement prepared once for the write. An
+ * employee's payslip already in the run keeps its id and creation time (links to it stay good);
+ * with `all`, the run's payslips of anyone else are deleted (a recomputation's whole set).
+ */
+export async function writePayslips(db: Queryable, runId: number, pages: readonly (readonly PayslipValues[])[], at: Date, all?: readonly number[]): Promise<void> {
+  const rows = pages.flat()
+  const full = rows.length >= ROWS_PER_INSERT ? insertOf(db, ROWS_PER_INSERT) : null
+  for (let first = 0; first < rows.length; first += ROWS_PER_INSERT) {
+    const chunk = rows.slice(first, first + ROWS_PER_INSERT)
+    const params: Record<string, unknown> = { runId, at }
+    chunk.forEach((row, i) => {
+      for (const [, key] of PAGE_COLUMNS) params[`${key}${i}`] = row[key]
+    })
+    await (chunk.length === ROWS_PER_INSERT && full ? full : insertOf(db, chunk.length)).run(params)
+  }
+  if (all !== undefined) await db.run(sql`DELETE FROM payslips WHERE run_id = ${runId} AND NOT ${inIds(payslips.employeeId, all)}`)
 }
 
 export async function approveRun(db: Queryable, id: number, by: number | null, at: Date): Promise<boolean> {
