@@ -94,7 +94,7 @@ export function createApp(deps: AppDeps) {
   const callers: Callers = new WeakMap()
   const guard = createAuthGuard(tokens, access, clientIp, callers)
   const locale = localeOf(config.locale)
-  const services = { database, clock, access }
+  const services = { database, clock, access, defaultZone: config.defaultTimezone }
   const rbac = createRbacService(services)
   const attendanceDeps = { database, clock, defaultZone: config.defaultTimezone, ruleCache: createRuleCache() }
   const attendance = createAttendanceService(attendanceDeps)

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { and, asc, eq } from 'drizzle-orm'
-import { attendanceRecords } from '../src/db/schema'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { and, asc, desc, eq } from 'drizzle-orm'
+import { attendanceRecords, auditLogs } from '../src/db/schema'
+import { createDayClose } from '../src/modules/attendance/day-close'
 import { errorBody as errorAt, login, loginAdmin, makeUser, req, startApp, type TestApp } from './helpers'
 import { must } from './payroll-fixtures'
 
@@ -91,4 +92,45 @@ test('statistics and the attendance sheet stop at the last day employed: no work
   expect(codes).toEqual(['', '', 'A', 'A', 'A', 'A', 'A', '', '', 'A', ...Array(21).fill('')])
   // work days, attendance days, late days, late minutes, early days, absent days, leave days, overtime hours, work hours
   expect(row.slice(3 + 31)).toEqual(['6', '0', '0', '0', '0', '6', '0', '0', '0'])
+})
+
+describe('the day after the last day employed the employee is inactive (status 0)', () => {
+  const statusOf = async (id: number) => (await req(t.app, 'GET', `/api/v1/admin/employees/${id}`, { token: admin })).body.data.status
+
+  test('left_on set in the past: status 0 in the same change, create and update, whatever status the request sends', async () => {
+    const created = await must(t, admin, 'POST', '/api/v1/admin/employees', { name: 'Gone', company_id: 1, hire_date: '2025-01-02', left_on: '2025-03-19' }, 201)
+    expect(created).toMatchObject({ status: 0, left_on: '2025-03-19' })
+    const stays = await must(t, admin, 'POST', '/api/v1/admin/employees', { name: 'Stays', company_id: 1, hire_date: '2025-01-02' }, 201)
+    expect(stays.status).toBe(1)
+    // today in Shanghai is the 20th: the 20th itself is still a day employed
+    expect(await must(t, admin, 'PUT', `/api/v1/admin/employees/${stays.id}`, { left_on: '2025-03-20' })).toMatchObject({ status: 1, left_on: '2025-03-20' })
+    expect(await must(t, admin, 'PUT', `/api/v1/admin/employees/${stays.id}`, { left_on: '2025-03-19', status: 1 })).toMatchObject({ status: 0, left_on: '2025-03-19' })
+    // the audit entry of the change says so
+    const [entry] = await t.deps.database.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'employee.update'), eq(auditLogs.resourceId, String(stays.id)))).orderBy(desc(auditLogs.id)).limit(1)
+    expect(entry.after).toMatchObject({ status: 0, left_on: '2025-03-19' })
+    // cleared: back in employment is HR's own decision (status 1 sent), not the clearing's
+    expect(await must(t, admin, 'PUT', `/api/v1/admin/employees/${stays.id}`, { left_on: null })).toMatchObject({ status: 0, left_on: null })
+    expect(await must(t, admin, 'PUT', `/api/v1/admin/employees/${stays.id}`, { status: 1 })).toMatchObject({ status: 1, left_on: null })
+  })
+
+  test("a left_on to come: active through that day in the company's zone, inactive from the first day-close tick after it, with an audit entry by the service", async () => {
+    const later = await must(t, admin, 'POST', '/api/v1/admin/employees', { name: 'Later', company_id: 1, hire_date: '2025-01-02', left_on: '2025-03-21' }, 201)
+    const dayClose = createDayClose({ database: t.deps.database, clock: t.clock, defaultZone: 'UTC', logger: t.deps.logger })
+    // 23:30 on the 21st in Shanghai (15:30 UTC): still the last day
+    t.clock.set('2025-03-21T15:30:00.000Z')
+    admin = await loginAdmin(t.app)
+    await dayClose.tick()
+    expect(await statusOf(later.id)).toBe(1)
+    // 00:10 on the 22nd in Shanghai, though still the 21st in UTC (the service's default zone here)
+    t.clock.set('2025-03-21T16:10:00.000Z')
+    await dayClose.tick()
+    expect(await statusOf(later.id)).toBe(0)
+    const entries = await t.deps.database.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'employee.update'), eq(auditLogs.resourceId, String(later.id))))
+    expect(entries.map(({ actorId, before, after }) => ({ actorId, before, after }))).toEqual([{ actorId: null, before: { status: 1 }, after: { status: 0, left_on: '2025-03-21' } }])
+    // once only: a second tick changes nothing
+    await dayClose.tick()
+    expect(await t.deps.database.db.select().from(auditLogs).where(and(eq(auditLogs.action, 'employee.update'), eq(auditLogs.resourceId, String(later.id))))).toHaveLength(1)
+    t.clock.set(NOW)
+    admin = await loginAdmin(t.app)
+  })
 })

@@ -9,6 +9,7 @@ import type { Logger } from '../../lib/logger'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { kindOnIn } from '../calendar/repository'
 import { attendanceStart } from '../calendar/work-days'
+import { markLeavers } from '../employees/leavers'
 import { onFullDayLeave } from '../leave/repository'
 import type { CloseDayResponse } from './model'
 import { say as common } from '../../http/messages'
@@ -173,6 +174,9 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
       if (!(await takeLease(now))) return 0
       const exceptions = await database.write((tx) => closeOpenRecords(tx, now))
       if (exceptions > 0) logger.info('attendance records closed without a clock-out', { records: exceptions })
+      // the day after a last day employed the employee is inactive (CONTRACT §18)
+      const leavers = await database.write((tx) => markLeavers(tx, now, defaultZone))
+      if (leavers.length > 0) logger.info('employees marked inactive after their last day employed', { employees: leavers })
       const groups = await database.db.select({ id: attendanceGroups.id }).from(attendanceGroups).where(eq(attendanceGroups.status, 1))
       let closed = 0
       for (const { id } of groups) {

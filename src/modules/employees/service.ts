@@ -18,6 +18,7 @@ import { findRoleId, findRolesByName, grantRole, roleNamesByUser } from '../rbac
 import { findUserById, insertUser } from '../users/repository'
 import { usernameTaken } from '../users/service'
 import { say as common } from '../../http/messages'
+import { hasLeft } from './leavers'
 import { say } from './messages'
 import type { AccountInput, CreateEmployeeInput, EmployeeListQuery, EmployeeResponse, UpdateEmployeeInput } from './model'
 import * as repo from './repository'
@@ -195,7 +196,7 @@ function requireOwnLinkKept(principal: Principal, from: number | null, to: numbe
     throw new ForbiddenError(from === principal.userId ? say.unlinkOwnAccount() : say.moveOwnAccount())
 }
 
-export function createEmployeesService({ database, clock, access }: { database: Database; clock: Clock; access: AccessResolver }) {
+export function createEmployeesService({ database, clock, access, defaultZone }: { database: Database; clock: Clock; access: AccessResolver; defaultZone: string }) {
   const { db } = database
 
   /**
@@ -261,7 +262,10 @@ export function createEmployeesService({ database, clock, access }: { database: 
           if (input.username !== undefined && passwordHash !== null)
             userId = (await newAccount(tx, principal, actor, { username: input.username, passwordHash, name }, now)).id
           if (userId !== null) await changeLink(tx, principal, actor, { from: null, to: userId, existingRecord: false }, now)
-          const id = await repo.insertEmployee(tx, newEmployeeRow(input, userId, now))
+          const row = newEmployeeRow(input, userId, now)
+          // a last day employed already over: inactive from the start (CONTRACT §18)
+          if (await hasLeft(tx, row.companyId ?? null, row.leftOn ?? null, now, defaultZone)) row.status = 0
+          const id = await repo.insertEmployee(tx, row)
           await recordLinkChange(tx, id, null, userId, now)
           const employee = toEmployeeResponse((await repo.findEmployee(tx, id))!)
           await recordAudit(tx, actor, now, { action: 'employee.create', resource: 'employee', resourceId: id, after: employee })
@@ -293,7 +297,16 @@ export function createEmployeesService({ database, clock, access }: { database: 
             requireOwnLinkKept(principal, current.userId, input.user_id)
             await changeLink(tx, principal, actor, { from: current.userId, to: input.user_id, existingRecord: true }, now)
           }
-          const change = { name: current.name, managerId: input.manager_id, status: input.status }
+          // a last day employed that is over makes the employee inactive, in this change (CONTRACT §18)
+          const left = await hasLeft(
+            tx,
+            input.company_id === undefined ? current.companyId : input.company_id,
+            input.left_on === undefined ? current.leftOn : input.left_on,
+            now,
+            defaultZone,
+          )
+          const status = left ? 0 : input.status
+          const change = { name: current.name, managerId: input.manager_id, status }
           await keepOwnApprover(tx, principal, changeOfRouting(id, change), () => repo.updateEmployee(tx, id, {
             name: input.name === undefined ? undefined : requiredText(input.name, 'name'),
             employeeNo: optionalText(input.employee_no),
@@ -304,7 +317,7 @@ export function createEmployeesService({ database, clock, access }: { database: 
             position: optionalText(input.position),
             hireDate: input.hire_date,
             leftOn: input.left_on,
-            status: input.status,
+            status,
             userId: input.user_id,
             managerId: input.manager_id,
             updatedAt: now,
