@@ -94,10 +94,10 @@ export function monthFacts(input: PayslipInput): MonthDetail {
   // none: statistics give 0 for no leave; one: the same count as its own
   const unpaidLeaveDays = unpaid.length === 0 ? 0 : unpaid.length === 1 ? unpaidEach[0] : unpaidDays(unpaid)
 
-  // the sheet's A dates that have a record: only those dates' codes are needed
+  // the sheet's A dates that have a record: only those dates' codes are needed (none without an absence)
   const leaveByDate = new Map(leave.map((day) => [day.date, day]))
   const absence: Source[] = []
-  for (let at = 0; at < dates.length; at++) {
+  for (let at = 0; statistics.absent_days > 0 && at < dates.length; at++) {
     const date = dates[at]
     const record = byDate.get(date)
     if (!record) continue

@@ -47,11 +47,16 @@ export interface ComputedPayslip {
   entered: EnteredInputs
 }
 
+/** Employees computed between two calls of `Deps.every`. */
+export const EVERY = 100
+
 interface Deps {
   db: Queryable
   defaultZone: string
   ruleCache: setup.RuleCache
   now: Date
+  /** called after every `EVERY` employees computed (the service's memory budget checks there) */
+  every?: () => void
 }
 
 export function addMonths(month: string, delta: number): string {
@@ -189,7 +194,8 @@ export async function* computeRun(deps: Deps, scope: RunScope): AsyncGenerator<C
     const oldProfiles = new Map<number, ProfileRow | null>()
     const runSettings = new Map<number, PaySettings>()
     const page: ComputedPayslip[] = []
-    for (const employee of employees) {
+    for (const [at, employee] of employees.entries()) {
+      if (at % EVERY === EVERY - 1) deps.every?.()
       const profile = profiles.get(employee.id)
       if (!profile) continue
       const earlier = earlierOf.get(employee.id) ?? []

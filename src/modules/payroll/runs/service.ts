@@ -59,8 +59,9 @@ export function payslipValues(month: string, { employee, profileId, payslip, ent
 /**
  * How far a run's computing may grow the process before it collects the garbage of the pages done
  * (`memoryBudget`): a run of 5,500 employees makes some hundreds of MB of short-lived objects,
- * which the collector left to its own pace let grow it by 80–90 MB; checked after each page, the
- * growth stays near this plus a page's (bench/payroll.ts: S11's memory growth).
+ * which the collector left to its own pace let grow it by 80–90 MB; checked every 100 employees
+ * and after each page, the growth stays near this plus the text kept for the write
+ * (bench/payroll.ts: S11's memory growth).
  */
 const RUN_MEMORY_BUDGET = 16 * 1024 * 1024
 
@@ -87,7 +88,7 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
   const computeAll = async (scope: RunScope, now: Date): Promise<Computed> => {
     const computed: Computed = { pages: [], employeeIds: [] }
     const withinBudget = memoryBudget(RUN_MEMORY_BUDGET)
-    for await (const page of computeRun({ db, defaultZone, ruleCache, now }, scope)) {
+    for await (const page of computeRun({ db, defaultZone, ruleCache, now, every: withinBudget }, scope)) {
       if (page.length === 0) continue
       computed.pages.push(page.map((payslip) => payslipValues(scope.month, payslip)))
       computed.employeeIds.push(...page.map((payslip) => payslip.employee.id))
