@@ -76,6 +76,16 @@ test('statistics and the attendance sheet stop at the last day employed: no work
     leave_days: 0,
     attendance_rate: 0,
   })
+  // their month calendar agrees: work days up to the 10th, none after
+  const calendar = await req(t.app, 'GET', '/api/v1/attendance/calendar?month=2025-03', { token })
+  expect(calendar.body.data.days.filter((day: { work_day: boolean }) => day.work_day).map((day: { date: string }) => day.date)).toEqual([
+    '2025-03-03',
+    '2025-03-04',
+    '2025-03-05',
+    '2025-03-06',
+    '2025-03-07',
+    '2025-03-10',
+  ])
   // the whole range after leaving: nothing counts but the range's days
   const after = await req(t.app, 'GET', '/api/v1/attendance/statistics?start_date=2025-03-11&end_date=2025-03-19', { token })
   expect(after.body.data).toMatchObject({ total_days: 9, work_days: 0, attendance_days: 0, late_days: 0, absent_days: 0, total_work_hours: 0 })

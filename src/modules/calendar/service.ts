@@ -239,7 +239,11 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
         days.push({
           date,
           weekday: weekday(date),
-          work_day: rule !== null && isWorkDay(policyOf(rule), date, marked?.kind ?? null, context.attendanceFrom),
+          // nor after the last day employed (CONTRACT §18 left_on)
+          work_day:
+            rule !== null &&
+            isWorkDay(policyOf(rule), date, marked?.kind ?? null, context.attendanceFrom) &&
+            (context.attendanceUntil === null || date <= context.attendanceUntil),
           holiday_name: marked?.kind === 'holiday' ? marked.name : null,
           record: record
             ? {
