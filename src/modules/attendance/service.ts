@@ -40,7 +40,7 @@ import * as setup from './setup/repository'
 import { toRuleResponse } from './setup/shapes'
 import { computeStatistics, type StatisticsResult } from './statistics'
 import { calendarBetween, kindOn } from '../calendar/repository'
-import { countedFrom } from '../calendar/work-days'
+import { countedFrom, countedUntil } from '../calendar/work-days'
 import { halfDayOffNow, leaveDates } from '../leave/repository'
 
 type Kind = 'clock_in' | 'clock_out'
@@ -104,12 +104,12 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     // dates before the employee's attendance start (hire date, the company's go-live) are neither work days nor missed
     const since = countedFrom(start, context.attendanceFrom)
     // nor are the dates after their last day employed (CONTRACT §18 left_on), its records included
-    const until = context.attendanceUntil !== null && context.attendanceUntil < end ? context.attendanceUntil : end
+    const until = countedUntil(end, context.attendanceUntil)
     const company = companyOf(context)
     const [totals, calendar, leave] = await Promise.all([
-      until < start ? [] : repo.dayTotals(db, context.employeeId, start, until, since, today, company),
+      repo.dayTotals(db, context.employeeId, start, until, since, today, company),
       calendarBetween(db, company, start, end),
-      until < start ? [] : leaveDates(db, context.employeeId, start, until),
+      leaveDates(db, context.employeeId, start, until),
     ])
     return computeStatistics({ start, end, today, since, until, weekdays: weekdayRules(context.rules), totals, calendar, leave })
   }

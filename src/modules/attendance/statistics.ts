@@ -1,6 +1,6 @@
 import { addDays, daysBetween, weekday } from '../../lib/local-time'
 import { hoursOf } from './policy'
-import { isWorkDayFor, NO_CALENDAR, workDayBy, type CompanyCalendar } from '../calendar/work-days'
+import { countedUntil, isWorkDayFor, NO_CALENDAR, workDayBy, type CompanyCalendar } from '../calendar/work-days'
 import type { StatisticsResponse } from './model'
 import type { DayTotals } from './repository'
 
@@ -84,7 +84,7 @@ export function computeStatistics({ start, end, today, since, until, weekdays, t
     return total
   }
   // work days, absences and leave count from `since` to `last`: the days outside are outside the employee's attendance
-  const last = until !== undefined && until < end ? until : end
+  const last = countedUntil(end, until)
   const workDayCount = workDaysOf(since, last)
   const lastPast = addDays(today, -1) < last ? addDays(today, -1) : last
   const pastWorkDays = workDaysOf(since, lastPast)

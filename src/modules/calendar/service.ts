@@ -240,10 +240,7 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
           date,
           weekday: weekday(date),
           // nor after the last day employed (CONTRACT §18 left_on)
-          work_day:
-            rule !== null &&
-            isWorkDay(policyOf(rule), date, marked?.kind ?? null, context.attendanceFrom) &&
-            (context.attendanceUntil === null || date <= context.attendanceUntil),
+          work_day: rule !== null && isWorkDay(policyOf(rule), date, marked?.kind ?? null, context.attendanceFrom) && (context.attendanceUntil === null || date <= context.attendanceUntil),
           holiday_name: marked?.kind === 'holiday' ? marked.name : null,
           record: record
             ? {

@@ -17,6 +17,9 @@ export function attendanceStart(companyStartsOn: string | null, hireDate: string
 /** The later of a range's first date and the attendance start: the first date of the range that counts. */
 export const countedFrom = (start: string, from: string | null): string => (from !== null && from > start ? from : start)
 
+/** The earlier of a range's last date and the last day employed (CONTRACT §18 `left_on`): the last date of the range that counts. */
+export const countedUntil = (end: string, until: string | null | undefined): string => (until != null && until < end ? until : end)
+
 /**
  * How a company's mark on a date (`kind`; null: unmarked) changes the weekday's verdict:
  * `workday` makes it a work day, `holiday` makes it none, else the weekday says.

@@ -3,7 +3,7 @@ import { weekdayRules } from '../attendance/records'
 import type { DayTotals } from '../attendance/repository'
 import type { RuleRow } from '../attendance/setup/repository'
 import { computeStatistics, type DayRule, type LeaveDate, type StatisticsResult } from '../attendance/statistics'
-import { countedFrom, isWorkDayFor, type CompanyCalendar } from '../calendar/work-days'
+import { countedFrom, countedUntil, isWorkDayFor, type CompanyCalendar } from '../calendar/work-days'
 import { datesOf } from '../leave/repository'
 
 /*
@@ -212,7 +212,7 @@ export function judgeMonth(input: EmployeeMonth): { codes: DayCode[]; statistics
   const end = dates[dates.length - 1]
   const since = countedFrom(start, input.attendanceFrom)
   // after the last day employed nothing counts (CONTRACT §18): no record, leave or missed day
-  const last = input.attendanceUntil !== null && input.attendanceUntil < end ? input.attendanceUntil : end
+  const last = countedUntil(end, input.attendanceUntil)
   const weekdays = weekdayRules(input.rules)
   const byDate = new Map(input.records.map((record) => [record.workDate, record]))
   const leave = leaveDatesOf(input.leave, byDate, start, last)

@@ -2,7 +2,7 @@ import { daysBetween, weekday } from '../../../lib/local-time'
 import { weekdayRules } from '../../attendance/records'
 import type { RuleRow } from '../../attendance/setup/repository'
 import { computeStatistics, type DayRule, type LeaveDate } from '../../attendance/statistics'
-import { countedFrom, isWorkDayFor } from '../../calendar/work-days'
+import { countedFrom, countedUntil, isWorkDayFor } from '../../calendar/work-days'
 import { DAY_CODES, dayCode, dayTotalsOf, leaveDatesOf, type MonthRecord } from '../../exports/attendance-sheet'
 import { datesOf } from '../../leave/repository'
 import type { MonthFacts, PayCalendar, PayLeave, PayRecord, PayslipInput, Source } from './types'
@@ -53,10 +53,9 @@ const isLate = (record: MonthRecord) => record.status === 1 || record.lateMinute
 
 export function monthFacts(input: PayslipInput): MonthDetail {
   const { first, last, calendarDays: calendarDaysOfMonth } = monthOf(input.month)
-  const hire = input.employee.hireDate
-  const left = input.employee.leftOn
-  const from = hire !== null && hire > first ? hire : first
-  const to = left !== null && left < last ? left : last
+  // the employed part of the month
+  const from = countedFrom(first, input.employee.hireDate)
+  const to = countedUntil(last, input.employee.leftOn)
   const workDaysOfMonth = workDays(input, first, last)
   if (from > to)
     return {
