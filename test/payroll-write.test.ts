@@ -67,41 +67,30 @@ const stored = (runId: number) =>
     .where(eq(payslips.runId, runId))
     .orderBy(asc(payslips.employeeId))
 
-test('123 payslips in pages of 100 and 23 (statements of 50, 50 and 23): every row as given, lines and facts stored as the JSON they are', async () => {
+/** A stored row as `values(employeeId, gross)` wrote it: the JSON columns read back as the objects written, not as strings of them. */
+const storedAs = (employeeId: number, gross: number, updatedAt: Date) => ({
+  employeeId,
+  gross,
+  lines: [{ code: 'basic_salary', amount: gross, formula: `${gross} − 0 = ${gross}` }],
+  facts: { employee: employeeId },
+  note: `n${employeeId}`,
+  createdAt: AT,
+  updatedAt,
+})
+
+test('123 payslips (statements of 50, 50 and 23): every row as given, lines and facts stored as the JSON they are', async () => {
   const { database } = t.deps
   const runId = await database.write(async (tx) => {
     const run = await repo.insertRun(tx, { companyId: 1, month: '2025-03', settings: DEFAULT_PAY_SETTINGS, createdBy: null, computedAt: AT, createdAt: AT, updatedAt: AT })
-    await repo.writePayslips(tx, run.id, [ids.slice(0, 100).map((id) => values(id, id * 10)), ids.slice(100).map((id) => values(id, id * 10))], AT)
+    await repo.writePayslips(tx, run.id, ids.map((id) => values(id, id * 10)), AT)
     return run.id
   })
   const first = await stored(runId)
-  expect(first.map(({ id: _, ...row }) => row)).toEqual(
-    ids.map((employeeId) => ({
-      employeeId,
-      gross: employeeId * 10,
-      // the JSON columns read back as the objects written, not as strings of them
-      lines: [{ code: 'basic_salary', amount: employeeId * 10, formula: `${employeeId * 10} − 0 = ${employeeId * 10}` }],
-      facts: { employee: employeeId },
-      note: `n${employeeId}`,
-      createdAt: AT,
-      updatedAt: AT,
-    })),
-  )
+  expect(first.map(({ id: _, ...row }) => row)).toEqual(ids.map((employeeId) => storedAs(employeeId, employeeId * 10, AT)))
 
   // a recomputation of the first 77: each keeps its id and creation time, takes the new figures; the other 46 go
   const kept = ids.slice(0, 77)
-  await database.write((tx) => repo.writePayslips(tx, runId, [kept.map((id) => values(id, id * 20))], LATER, kept))
+  await database.write((tx) => repo.writePayslips(tx, runId, kept.map((id) => values(id, id * 20)), LATER, kept))
   const idOf = new Map(first.map((row) => [row.employeeId, row.id]))
-  expect(await stored(runId)).toEqual(
-    kept.map((employeeId) => ({
-      id: idOf.get(employeeId)!,
-      employeeId,
-      gross: employeeId * 20,
-      lines: [{ code: 'basic_salary', amount: employeeId * 20, formula: `${employeeId * 20} − 0 = ${employeeId * 20}` }],
-      facts: { employee: employeeId },
-      note: `n${employeeId}`,
-      createdAt: AT,
-      updatedAt: LATER,
-    })),
-  )
+  expect(await stored(runId)).toEqual(kept.map((employeeId) => ({ id: idOf.get(employeeId)!, ...storedAs(employeeId, employeeId * 20, LATER) })))
 })

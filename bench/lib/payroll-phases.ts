@@ -14,7 +14,7 @@ import { silentLogger } from '../../src/lib/logger'
 import { createRuleCache, enabledRulesOfGroup } from '../../src/modules/attendance/setup/repository'
 import { findSettings, profilesInEffect } from '../../src/modules/payroll/profiles/repository'
 import { settingsOf } from '../../src/modules/payroll/profiles/service'
-import { computeRun, type ComputedPayslip, RUN_PAGE } from '../../src/modules/payroll/runs/compute'
+import { computeRun, RUN_PAGE } from '../../src/modules/payroll/runs/compute'
 import * as repo from '../../src/modules/payroll/runs/repository'
 import { payslipValues } from '../../src/modules/payroll/runs/service'
 
@@ -93,7 +93,7 @@ export async function payrollPhases(input: { dbPath: string; jwtSecret: string; 
 
     // as the service's computeAll: each page shaped into the values its write binds (lines and facts as JSON text) as it comes
     const compute = async () => {
-      const pages: repo.PayslipValues[][] = []
+      const rows: repo.PayslipValues[] = []
       let lines = 0
       let sources = 0
       let shapingMs = 0
@@ -104,28 +104,28 @@ export async function payrollPhases(input: { dbPath: string; jwtSecret: string; 
           sources += payslip.lines.reduce((sum, line) => sum + line.sources.length, 0)
         }
         const shaping = performance.now()
-        pages.push(page.map((c: ComputedPayslip) => payslipValues(month, c)))
+        for (const c of page) rows.push(payslipValues(month, c))
         shapingMs += performance.now() - shaping
       }
-      return { pages, lines, sources, shapingMs, ms: performance.now() - started }
+      return { rows, lines, sources, shapingMs, ms: performance.now() - started }
     }
     await compute()
     const times: number[] = []
     for (let i = 0; i < 2; i++) times.push((await compute()).ms)
     const computed = await compute()
     const loadAndComputeMs = median([...times, computed.ms].map((ms) => ({ ms }))).ms
-    let pages = computed.pages
+    let rows = computed.rows
     Bun.gc(true)
     const { heapSize: heapWith, objectCount: objects } = heapStats()
-    const count = pages.reduce((sum, page) => sum + page.length, 0)
-    const jsonBytes = pages.reduce((sum, page) => page.reduce((bytes, values) => bytes + values.lines.length + values.facts.length, sum), 0)
+    const count = rows.length
+    const jsonBytes = rows.reduce((bytes, values) => bytes + values.lines.length + values.facts.length, 0)
 
     // as the service's `create` writes them (repository writePayslips), then undone
     const writeStarted = performance.now()
     await database
       .write(async (tx) => {
         const run = await repo.insertRun(tx, { companyId, month, settings, createdBy: null, computedAt: now, createdAt: now, updatedAt: now })
-        await repo.writePayslips(tx, run.id, pages, now)
+        await repo.writePayslips(tx, run.id, rows, now)
         throw new RolledBack()
       })
       .catch((error) => {
@@ -135,7 +135,7 @@ export async function payrollPhases(input: { dbPath: string; jwtSecret: string; 
 
     // what they hold: the heap with them less the heap once they are let go (JSC's collector scans the stack
     // conservatively, so a heap measured before computing would still hold an earlier run's garbage)
-    computed.pages = pages = []
+    computed.rows = rows = []
     Bun.gc(true)
     const heapGrowth = heapWith - heapStats().heapSize
     return {

@@ -16,6 +16,7 @@ import {
   salaries,
   users,
 } from '../../../db/schema'
+import type { Membership } from '../../attendance/setup/repository'
 import type { PayCalendar, PayLeave, PayRecord } from '../compute/types'
 
 export type RunRow = typeof payrollRuns.$inferSelect
@@ -121,17 +122,7 @@ export function approvedPayslipsOf(db: Queryable, employeeId: number, filter: { 
 }
 
 /** An employee a run pays, with what their attendance context needs (attendance/caller.ts `contextFrom`). */
-export interface RunEmployee {
-  id: number
-  name: string
-  employeeNo: string | null
-  hireDate: string | null
-  leftOn: string | null
-  status: number
-  group: typeof attendanceGroups.$inferSelect | null
-  companyTimezone: string | null
-  companyStartsOn: string | null
-}
+export type RunEmployee = Membership & { id: number; name: string; employeeNo: string | null }
 
 type EmployeeTuple = [id: number, name: string, employeeNo: string | null, hireDate: string | null, leftOn: string | null, status: number, groupId: number | null, zone: string | null, startsOn: string | null]
 
@@ -344,20 +335,23 @@ function insertOf(db: Queryable, count: number) {
  * employee's payslip already in the run keeps its id and creation time (links to it stay good);
  * with `all`, the run's payslips of anyone else are deleted (a recomputation's whole set).
  */
-export async function writePayslips(db: Queryable, runId: number, pages: readonly (readonly PayslipValues[])[], at: Date, all?: readonly number[]): Promise<void> {
-  const rows = pages.flat()
-  const full = rows.length >= ROWS_PER_INSERT ? insertOf(db, ROWS_PER_INSERT) : null
+export async function writePayslips(db: Queryable, runId: number, rows: readonly PayslipValues[], at: Date, all?: readonly number[]): Promise<void> {
+  // one statement for the full chunks, one for the rest
+  const statements = new Map<number, ReturnType<typeof insertOf>>()
   for (let first = 0; first < rows.length; first += ROWS_PER_INSERT) {
     const chunk = rows.slice(first, first + ROWS_PER_INSERT)
     const params: Record<string, unknown> = { runId, at }
     chunk.forEach((row, i) => {
       for (const [, key] of PAGE_COLUMNS) params[`${key}${i}`] = row[key]
     })
-    await (chunk.length === ROWS_PER_INSERT && full ? full : insertOf(db, chunk.length)).run(params)
+    let statement = statements.get(chunk.length)
+    if (!statement) statements.set(chunk.length, (statement = insertOf(db, chunk.length)))
+    await statement.run(params)
   }
   if (all !== undefined) await db.run(sql`DELETE FROM payslips WHERE run_id = ${runId} AND NOT ${inIds(payslips.employeeId, all)}`)
 }
 
+/** Locks a draft run; false when it was no longer a draft (another approval got there first). */
 export async function approveRun(db: Queryable, id: number, by: number | null, at: Date): Promise<boolean> {
   const rows = await db
     .update(payrollRuns)

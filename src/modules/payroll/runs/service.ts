@@ -65,11 +65,6 @@ export function payslipValues(month: string, { employee, profileId, payslip, ent
  */
 const RUN_MEMORY_BUDGET = 16 * 1024 * 1024
 
-/** A run's payslips computed: each page as the values its write binds. */
-interface Computed {
-  pages: repo.PayslipValues[][]
-  employeeIds: number[]
-}
 
 export function createRunsService({ database, clock, defaultZone, ruleCache }: RunsDeps) {
   const { db } = database
@@ -84,14 +79,12 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
   }
   const runResponse = async (found: repo.RunWithNames) => toRunResponse(found, (await repo.runTotals(db, [found.run.id])).get(found.run.id))
 
-  /** Every payslip of the scope, computed now. */
-  const computeAll = async (scope: RunScope, now: Date): Promise<Computed> => {
-    const computed: Computed = { pages: [], employeeIds: [] }
+  /** Every payslip of the scope, computed now, as the values its write binds. */
+  const computeAll = async (scope: RunScope, now: Date): Promise<repo.PayslipValues[]> => {
+    const computed: repo.PayslipValues[] = []
     const withinBudget = memoryBudget(RUN_MEMORY_BUDGET)
     for await (const page of computeRun({ db, defaultZone, ruleCache, now, every: withinBudget }, scope)) {
-      if (page.length === 0) continue
-      computed.pages.push(page.map((payslip) => payslipValues(scope.month, payslip)))
-      computed.employeeIds.push(...page.map((payslip) => payslip.employee.id))
+      for (const payslip of page) computed.push(payslipValues(scope.month, payslip))
       withinBudget()
     }
     return computed
@@ -117,12 +110,12 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
       try {
         const id = await database.write(async (tx) => {
           const run = await repo.insertRun(tx, { companyId: company.id, month: input.month, settings, createdBy: actor.userId, computedAt: now, createdAt: now, updatedAt: now })
-          await repo.writePayslips(tx, run.id, computed.pages, now)
+          await repo.writePayslips(tx, run.id, computed, now)
           await recordAudit(tx, actor, now, {
             action: 'payroll_run.create',
             resource: 'payroll_run',
             resourceId: run.id,
-            after: { company_id: company.id, month: input.month, head_count: computed.employeeIds.length },
+            after: { company_id: company.id, month: input.month, head_count: computed.length },
           })
           return run.id
         })
@@ -159,13 +152,13 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
         const current = await repo.findRun(tx, id)
         if (!current) throw new NotFoundError(say.runMissing({ id }))
         requireDraft(current)
-        await repo.writePayslips(tx, id, computed.pages, now, computed.employeeIds)
+        await repo.writePayslips(tx, id, computed, now, computed.map((values) => values.employeeId))
         await repo.touchRun(tx, id, now, settings)
         await recordAudit(tx, actor, now, {
           action: 'payroll_run.recompute',
           resource: 'payroll_run',
           resourceId: id,
-          after: { company_id: found.run.companyId, month: found.run.month, head_count: computed.employeeIds.length },
+          after: { company_id: found.run.companyId, month: found.run.month, head_count: computed.length },
         })
       })
       return runResponse(await requireRun(id))
@@ -196,8 +189,8 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
         if (!current) throw new NotFoundError(say.runMissing({ id }))
         requireDraft(current)
         // the employee's hire date, leaving date, company or profile changed since: the run no longer pays them
-        if (computed.pages.length === 0) throw new ConflictError(say.noLongerPaid({ employee: employeeName(before), company: current.company, month: current.run.month }))
-        await repo.writePayslips(tx, id, computed.pages, now)
+        if (computed.length === 0) throw new ConflictError(say.noLongerPaid({ employee: employeeName(before), company: current.company, month: current.run.month }))
+        await repo.writePayslips(tx, id, computed, now)
         await recordAudit(tx, actor, now, {
           action: 'payslip.inputs',
           resource: 'payslip',
