@@ -93,6 +93,7 @@ const employee = (fields: { id: number; name: string } & Record<string, unknown>
   position: null,
   hire_date: null,
   left_on: null,
+  work_start_date: null,
   status: 1,
   user_id: null,
   attendance_group_id: null,

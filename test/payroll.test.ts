@@ -957,6 +957,7 @@ describe('employees’ left_on', () => {
       position: null,
       hire_date: '2024-01-02',
       left_on: '2025-02-27',
+      work_start_date: null,
       status: 0,
       user_id: null,
       attendance_group_id: null,

@@ -15,6 +15,8 @@ export const requestParties = {
   approverId: integer('approver_id').references(() => employees.id, { onDelete: 'set null' }),
 }
 
+export const ACCRUALS = ['none', 'yearly', 'monthly'] as const
+
 /**
  * Kinds of leave (CONTRACT §9). Day amounts are integer half-days (exact, as money is fen):
  * `annual_half_days` 20 is 10 days.
@@ -27,6 +29,16 @@ export const leaveTypes = sqliteTable(
     paid: integer('paid', { mode: 'boolean' }).notNull().default(true),
     requiresBalance: integer('requires_balance', { mode: 'boolean' }).notNull().default(true),
     annualHalfDays: integer('annual_half_days').notNull().default(0),
+    /** CONTRACT §18: none (annual_days each year, implied), yearly (granted on 1 January) or monthly (annual ÷ 12 on each 1st), as ledger rows */
+    accrual: text('accrual', { enum: ACCRUALS }).notNull().default('none'),
+    /** [{fromYears, halfDays}] by years of work, ascending; null: annual_half_days for everyone */
+    seniorityTiers: text('seniority_tiers', { mode: 'json' }).$type<{ fromYears: number; halfDays: number }[]>(),
+    /** half-days of a year's remaining balance moved to the next year; the rest lapses */
+    carryOverMaxHalfDays: integer('carry_over_max_half_days').notNull().default(0),
+    /** MM-DD of the next year after which carried days lapse; null: they do not */
+    carryOverExpires: text('carry_over_expires'),
+    // accrual and carry_over_max_half_days are checked by triggers (drizzle/0020): a CHECK added to this
+    // table would rebuild it, and a table others reference cannot be dropped inside the migration's transaction
     /** 1 enabled, 0 disabled */
     status: integer('status').notNull().default(1),
     ...timestamps,
@@ -77,13 +89,18 @@ export const leaveRequests = sqliteTable(
   ],
 )
 
-/** What a ledger row moves, in half-days: each kind changes one figure of a balance. */
-export const LEDGER_KINDS = ['adjustment', 'pending', 'release', 'taken', 'reversal'] as const
+/**
+ * What a ledger row moves, in half-days: each kind changes one figure of a balance. `grant`,
+ * `carry` and `lapse` are accrual's (CONTRACT §18): a grant adds, a carry moves days out of a
+ * year (negative) and into the next (positive), a lapse takes days that were not used in time.
+ */
+export const LEDGER_KINDS = ['adjustment', 'pending', 'release', 'taken', 'reversal', 'grant', 'carry', 'lapse'] as const
 
 /**
  * Every change of a balance (employee, type, year), so a balance is always explained:
- * granted = the type's annual days + Σ adjustment; pending = Σ pending + Σ release (negative);
- * taken = Σ taken + Σ reversal (negative); remaining = granted − taken − pending.
+ * granted = the type's annual days (accrual none only) + Σ adjustment, grant, carry and lapse;
+ * pending = Σ pending + Σ release (negative); taken = Σ taken + Σ reversal (negative);
+ * remaining = granted − taken − pending.
  */
 export const leaveLedger = sqliteTable(
   'leave_ledger',
@@ -102,12 +119,15 @@ export const leaveLedger = sqliteTable(
     reason: text('reason').notNull().default(''),
     requestId: integer('request_id').references(() => leaveRequests.id, { onDelete: 'restrict' }),
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /** the accrual event a grant, carry or lapse row is ('grant 2026', 'grant 2026-03', 'carry out 2025', …): once per employee and type */
+    event: text('event'),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [
     index('leave_ledger_balance_idx').on(t.employeeId, t.typeId, t.year),
     index('leave_ledger_request_idx').on(t.requestId),
-    check('leave_ledger_kind_check', sql`${t.kind} IN ('adjustment', 'pending', 'release', 'taken', 'reversal')`),
+    uniqueIndex('leave_ledger_event_unique').on(t.employeeId, t.typeId, t.event).where(sql`${t.event} IS NOT NULL`),
+    check('leave_ledger_kind_check', sql`${t.kind} IN ('adjustment', 'pending', 'release', 'taken', 'reversal', 'grant', 'carry', 'lapse')`),
     check('leave_ledger_half_days_check', sql`${t.halfDays} <> 0`),
   ],
 )

@@ -42,6 +42,8 @@ export const employees = sqliteTable(
     hireDate: text('hire_date'),
     /** YYYY-MM-DD, the last day employed (CONTRACT §18); null while employed */
     leftOn: text('left_on'),
+    /** YYYY-MM-DD, when the employee's years of work began (CONTRACT §18, leave seniority tiers); null: the hire date */
+    workStartDate: text('work_start_date'),
     status: integer('status').notNull().default(1),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** Who decides this employee's requests (CONTRACT §10): another employee; never a cycle. */

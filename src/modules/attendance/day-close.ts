@@ -10,6 +10,7 @@ import { recordAudit, type Actor } from '../audit/recorder'
 import { kindOnIn } from '../calendar/repository'
 import { attendanceStart } from '../calendar/work-days'
 import { markLeavers } from '../employees/leavers'
+import { accrueLeave } from '../leave/accrual-job'
 import { onFullDayLeave } from '../leave/repository'
 import type { CloseDayResponse } from './model'
 import { say as common } from '../../http/messages'
@@ -55,6 +56,8 @@ export interface DayCloseDeps {
  */
 export function createDayClose({ database, clock, defaultZone, logger }: DayCloseDeps) {
   const holder = randomUUID()
+  /** The UTC hour the accrual job last ran in: it runs once an hour, so within an hour of any zone's midnight (CONTRACT §18). */
+  let accruedIn: string | null = null
   /** The group's first day, in its zone: no day before it is closed. */
   const createdOn = (detail: setup.GroupDetail) => localDate(detail.group.createdAt, zoneOf(detail, defaultZone))
 
@@ -177,6 +180,12 @@ export function createDayClose({ database, clock, defaultZone, logger }: DayClos
       // the day after a last day employed the employee is inactive (CONTRACT §18)
       const leavers = await database.write((tx) => markLeavers(tx, now, defaultZone))
       if (leavers.length > 0) logger.info('employees marked inactive after their last day employed', { employees: leavers })
+      const hour = now.toISOString().slice(0, 13)
+      if (hour !== accruedIn) {
+        const rows = await database.write((tx) => accrueLeave(tx, now, defaultZone))
+        accruedIn = hour
+        if (rows > 0) logger.info('leave accrued', { ledger_rows: rows })
+      }
       const groups = await database.db.select({ id: attendanceGroups.id }).from(attendanceGroups).where(eq(attendanceGroups.status, 1))
       let closed = 0
       for (const { id } of groups) {

@@ -6,6 +6,12 @@ export const say = defineMessages('employees', {
   missing: { en: 'Employee {id} does not exist', zh: '员工 {id} 不存在' },
   leftOnNotReal: { en: 'left_on "{value}" is not a real date (YYYY-MM-DD)', zh: 'left_on“{value}”不是真实存在的日期（YYYY-MM-DD）' },
   leftBeforeHired: { en: 'left_on {left} is before the hire date {hired}', zh: '离职日期 {left} 早于入职日期 {hired}' },
+  workStartNotReal: { en: 'work_start_date "{value}" is not a real date (YYYY-MM-DD)', zh: 'work_start_date“{value}”不是真实存在的日期（YYYY-MM-DD）' },
+  workStartAfterHired: {
+    en: 'work_start_date {start} is after the hire date {hired}: years of work begin by the hire date',
+    zh: '参加工作日期 {start} 晚于入职日期 {hired}：工作年限最晚从入职日期算起',
+  },
+  notAfterHireDate: { en: 'is after the hire date', zh: '晚于入职日期' },
   notBeforeHireDate: { en: 'is before the hire date', zh: '早于入职日期' },
   hireDateNotReal: { en: 'hire_date "{value}" is not a real date (YYYY-MM-DD)', zh: 'hire_date“{value}”不是真实存在的日期（YYYY-MM-DD）' },
   notRealDate: { en: 'is not a real date', zh: '不是真实存在的日期' },

@@ -19,6 +19,7 @@ import { findUserById, insertUser } from '../users/repository'
 import { usernameTaken } from '../users/service'
 import { say as common } from '../../http/messages'
 import { hasLeft } from './leavers'
+import { accrueLeave } from '../leave/accrual-job'
 import { say } from './messages'
 import type { AccountInput, CreateEmployeeInput, EmployeeListQuery, EmployeeResponse, UpdateEmployeeInput } from './model'
 import * as repo from './repository'
@@ -36,6 +37,7 @@ export function toEmployeeResponse(row: repo.EmployeeWithDepartment): EmployeeRe
     position: row.position,
     hire_date: row.hireDate,
     left_on: row.leftOn,
+    work_start_date: row.workStartDate,
     status: row.status,
     user_id: row.userId,
     attendance_group_id: row.attendanceGroupId,
@@ -57,6 +59,14 @@ function checkLeftOn(value: string | null | undefined, hireDate: string | null |
   if (!isCalendarDate(value)) throw new ValidationError(say.leftOnNotReal({ value }), [{ field: 'left_on', message: say.notRealDate() }])
   if (hireDate && value < hireDate)
     throw new ValidationError(say.leftBeforeHired({ left: value, hired: hireDate }), [{ field: 'left_on', message: say.notBeforeHireDate() }])
+}
+
+/** `work_start_date` is a real date, not after the hire date (the one sent, else the one kept). */
+function checkWorkStart(value: string | null | undefined, hireDate: string | null | undefined): void {
+  if (!value) return
+  if (!isCalendarDate(value)) throw new ValidationError(say.workStartNotReal({ value }), [{ field: 'work_start_date', message: say.notRealDate() }])
+  if (hireDate && value > hireDate)
+    throw new ValidationError(say.workStartAfterHired({ start: value, hired: hireDate }), [{ field: 'work_start_date', message: say.notAfterHireDate() }])
 }
 
 /**
@@ -83,6 +93,7 @@ export const NEW_EMPLOYEE_RULES: readonly ((input: CreateEmployeeInput) => void)
   ...ACCOUNT_RULES,
   (input) => checkHireDate(input.hire_date),
   (input) => checkLeftOn(input.left_on, input.hire_date),
+  (input) => checkWorkStart(input.work_start_date, input.hire_date),
   (input) => void requiredText(input.name ?? '', 'name'),
 ]
 
@@ -172,6 +183,7 @@ export function newEmployeeRow(input: CreateEmployeeInput, userId: number | null
     position: optionalText(input.position),
     hireDate: input.hire_date ?? null,
     leftOn: input.left_on ?? null,
+    workStartDate: input.work_start_date ?? null,
     status: input.status ?? 1,
     userId,
     managerId: input.manager_id ?? null,
@@ -267,6 +279,8 @@ export function createEmployeesService({ database, clock, access, defaultZone }:
           if (await hasLeft(tx, row.companyId ?? null, row.leftOn ?? null, now, defaultZone)) row.status = 0
           const id = await repo.insertEmployee(tx, row)
           await recordLinkChange(tx, id, null, userId, now)
+          // a new hire's leave grants due now, at once (CONTRACT §18)
+          await accrueLeave(tx, now, defaultZone, { employeeIds: [id] })
           const employee = toEmployeeResponse((await repo.findEmployee(tx, id))!)
           await recordAudit(tx, actor, now, { action: 'employee.create', resource: 'employee', resourceId: id, after: employee })
           return employee
@@ -289,7 +303,9 @@ export function createEmployeesService({ database, clock, access, defaultZone }:
           const current = await repo.findEmployee(tx, id)
           if (!current) throw missing(id)
           previousUserId = current.userId
-          checkLeftOn(input.left_on === undefined ? current.leftOn : input.left_on, input.hire_date === undefined ? current.hireDate : input.hire_date)
+          const hireDate = input.hire_date === undefined ? current.hireDate : input.hire_date
+          checkLeftOn(input.left_on === undefined ? current.leftOn : input.left_on, hireDate)
+          checkWorkStart(input.work_start_date === undefined ? current.workStartDate : input.work_start_date, hireDate)
           await checkReferences(tx, input)
           if (input.manager_id !== undefined && input.manager_id !== current.managerId) await requireDeciderChoice(tx, principal, input.manager_id, now)
           await checkManager(tx, { id, name: current.name, employeeNo: current.employeeNo }, input.manager_id)
@@ -317,6 +333,7 @@ export function createEmployeesService({ database, clock, access, defaultZone }:
             position: optionalText(input.position),
             hireDate: input.hire_date,
             leftOn: input.left_on,
+            workStartDate: input.work_start_date,
             status,
             userId: input.user_id,
             managerId: input.manager_id,
@@ -324,6 +341,8 @@ export function createEmployeesService({ database, clock, access, defaultZone }:
           }))
           // after the record, so a link taken by another record is refused by employees_user_unique, with its message
           if (input.user_id !== undefined) await recordLinkChange(tx, id, current.userId, input.user_id, now)
+          // grants not yet written follow the dates as they are now (made active again, or a hire date set)
+          await accrueLeave(tx, now, defaultZone, { employeeIds: [id] })
           const after = toEmployeeResponse((await repo.findEmployee(tx, id))!)
           await recordAudit(tx, actor, now, {
             action: 'employee.update',

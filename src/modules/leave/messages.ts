@@ -85,6 +85,13 @@ export const say = defineMessages('leave', {
     en: 'A leave type named "{name}" already exists (names are compared ignoring case)',
     zh: '已有名为“{name}”的假期类型（名称不区分大小写）',
   },
+  tierTwice: { en: 'names from_years {years} twice: each tier needs years of its own', zh: '中 from_years {years} 出现了两次：每一档的年限必须不同' },
+  onlyWhenAccruing: {
+    en: 'applies to a type that accrues: set accrual to "yearly" or "monthly" (it is "none")',
+    zh: '只适用于累积发放的假期类型：请把 accrual 设为 "yearly" 或 "monthly"（目前为 "none"）',
+  },
+  notMonthDay: { en: 'carry_over_expires "{value}" is not a date of the year written MM-DD', zh: 'carry_over_expires“{value}”不是 MM-DD 格式的日期' },
+  monthDay: { en: 'must be a date of the year written MM-DD (03-31)', zh: '必须是 MM-DD 格式的日期（如 03-31）' },
   typeInUse: {
     en: 'Leave type {id} has leave requests or balance adjustments and cannot be deleted; disable it (status 0) instead',
     zh: '假期类型 {id} 已有请假申请或余额调整，不能删除；请改为停用（status 设为 0）',
@@ -149,6 +156,8 @@ export const rules = {
   year: (field: string) => ruleText({ en: `${field} must be a year (1 to 9999)`, zh: `${field} 必须是年份（1 到 9999）` }),
   yearValue: ruleText({ en: 'must be a year (1 to 9999)', zh: '必须是年份（1 到 9999）' }),
   employeeId: ruleText({ en: 'employee_id must be a positive whole number', zh: 'employee_id 必须是正整数' }),
+  fromYears: ruleText({ en: 'from_years must be a whole number of years from 0 to 100', zh: 'from_years 必须是 0 到 100 之间的整数年' }),
+  accrual: ruleText({ en: 'accrual must be "none", "yearly" or "monthly"', zh: 'accrual 必须是 "none"、"yearly" 或 "monthly"' }),
   halfDay: ruleText({ en: 'half_day must be "am", "pm" or null', zh: 'half_day 必须是 "am"、"pm" 或 null' }),
   status: ruleText({
     en: 'status must be pending, approved, rejected or cancelled',

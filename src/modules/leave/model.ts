@@ -6,16 +6,51 @@ import { rules } from './messages'
 /** Days as the API shows them: whole or half days (stored as integer half-days). */
 const Days = (description: string) => t.Number({ description })
 
+/** A literal union, not t.UnionEnum: Elysia gives a UnionEnum its first value as a default, which an update would send. */
+const Accrual = t.Union([t.Literal('none'), t.Literal('yearly'), t.Literal('monthly')], {
+  description: 'none: annual_days each year (default); yearly: granted on 1 January, prorated in the hire year; monthly: annual ÷ 12 on the 1st of each month employed',
+  error: rules.accrual,
+})
+
+const SeniorityTier = t.Object({
+  from_years: Int({ minimum: 0, maximum: 100, description: 'whole years of work', error: rules.fromYears }),
+  days: t.Number({ minimum: 0, maximum: 366, description: 'days a year, a multiple of 0.5' }),
+})
+
 const typeFields = {
   name: t.String({ minLength: 1, maxLength: 50, description: 'unique, ignoring case' }),
   paid: t.Optional(t.Boolean({ description: 'paid leave (default true)' })),
   requires_balance: t.Optional(t.Boolean({ description: 'requests may not exceed the remaining balance (default true)' })),
   annual_days: t.Optional(t.Number({ minimum: 0, maximum: 366, description: 'days granted each year, a multiple of 0.5 (default 0)' })),
+  accrual: t.Optional(Accrual),
+  seniority_tiers: t.Optional(
+    t.Nullable(
+      t.Array(SeniorityTier, {
+        maxItems: 20,
+        description: 'the year’s days by years of work (work_start_date, else hire_date), replacing annual_days; none below the lowest tier',
+      }),
+    ),
+  ),
+  carry_over_max: t.Optional(t.Number({ minimum: 0, maximum: 366, description: 'days of a year’s remaining balance moved to the next year, a multiple of 0.5 (default 0); the rest lapses' })),
+  carry_over_expires: t.Optional(t.Nullable(t.String({ description: 'MM-DD of the next year after which carried days lapse; null: they do not' }))),
   status: t.Optional(Status()),
 }
 
 export const CreateTypeBody = t.Object(typeFields, {
-  examples: [{ name: 'Annual leave', paid: true, requires_balance: true, annual_days: 10, status: 1 }],
+  examples: [
+    { name: 'Annual leave', paid: true, requires_balance: true, annual_days: 10, status: 1 },
+    {
+      name: 'Statutory annual leave',
+      accrual: 'yearly',
+      seniority_tiers: [
+        { from_years: 1, days: 5 },
+        { from_years: 10, days: 10 },
+        { from_years: 20, days: 15 },
+      ],
+      carry_over_max: 5,
+      carry_over_expires: '03-31',
+    },
+  ],
 })
 export type CreateTypeInput = typeof CreateTypeBody.static
 
@@ -28,6 +63,10 @@ export const LeaveType = t.Object({
   paid: t.Boolean(),
   requires_balance: t.Boolean(),
   annual_days: Days('days granted each year'),
+  accrual: Accrual,
+  seniority_tiers: t.Nullable(t.Array(SeniorityTier)),
+  carry_over_max: Days('days moved to the next year at most'),
+  carry_over_expires: t.Nullable(t.String({ description: 'MM-DD' })),
   status: t.Integer({ description: '1 enabled, 0 disabled' }),
   created_at: Timestamp,
   updated_at: Timestamp,

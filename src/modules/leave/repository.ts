@@ -46,24 +46,47 @@ export async function updateType(db: Queryable, id: number, values: Partial<NewT
   return row
 }
 
+/** Deletes the type with the rows its accrual wrote (grants, carries, lapses); its requests and adjustments keep it (the foreign key refuses). */
 export async function deleteType(db: Queryable, id: number): Promise<void> {
+  await db.delete(leaveLedger).where(and(eq(leaveLedger.typeId, id), isNotNull(leaveLedger.event)))
   await db.delete(leaveTypes).where(eq(leaveTypes.id, id))
 }
 
 // ---- balances
 
-/** What a ledger row does to `remaining`: an adjustment adds, every other kind takes (pending, taken) or gives back (release, reversal). */
-const remainingEffect = sql`CASE ${leaveLedger.kind} WHEN 'adjustment' THEN ${leaveLedger.halfDays} ELSE -${leaveLedger.halfDays} END`
+/** The ledger kinds that count in `granted` (signed): adjustments and accrual's grants, carries and lapses. */
+export const GRANTING_KINDS = ['adjustment', 'grant', 'carry', 'lapse'] as const
+
+/** What a ledger row does to `remaining`: a granting kind adds its (signed) amount, every other kind takes (pending, taken) or gives back (release, reversal). */
+export const remainingEffect = sql`CASE WHEN ${inArray(leaveLedger.kind, [...GRANTING_KINDS])} THEN ${leaveLedger.halfDays} ELSE -${leaveLedger.halfDays} END`
+
+/** The half-days a type grants each year without a ledger row: `annual_days` under accrual none (CONTRACT §9), nothing when it accrues (§18). */
+export const impliedGrant = (type: Pick<TypeRow, 'accrual' | 'annualHalfDays'>) => (type.accrual === 'none' ? type.annualHalfDays : 0)
+
+/** A balance's three sums over its ledger rows, in half-days (SQL aggregates for a GROUP BY). */
+export const balanceColumns = {
+  /** what the ledger adds to `granted`: adjustments, grants, carries and lapses */
+  credited: sql<number>`coalesce(sum(CASE WHEN ${inArray(leaveLedger.kind, [...GRANTING_KINDS])} THEN ${leaveLedger.halfDays} END), 0)`,
+  pending: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('pending', 'release') THEN ${leaveLedger.halfDays} END), 0)`,
+  taken: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('taken', 'reversal') THEN ${leaveLedger.halfDays} END), 0)`,
+}
+
+export interface LedgerSums {
+  credited: number
+  pending: number
+  taken: number
+}
+
+export const ledgerSumsOf = (row: { credited: number; pending: number; taken: number }): LedgerSums => ({
+  credited: Number(row.credited),
+  pending: Number(row.pending),
+  taken: Number(row.taken),
+})
 
 /** Per type, the ledger's sums of one employee's year, in half-days. */
-export async function ledgerSums(db: Queryable, employeeId: number, year: number, typeId?: number) {
+export async function ledgerSums(db: Queryable, employeeId: number, year: number, typeId?: number): Promise<Map<number, LedgerSums>> {
   const rows = await db
-    .select({
-      typeId: leaveLedger.typeId,
-      adjusted: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} = 'adjustment' THEN ${leaveLedger.halfDays} END), 0)`,
-      pending: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('pending', 'release') THEN ${leaveLedger.halfDays} END), 0)`,
-      taken: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('taken', 'reversal') THEN ${leaveLedger.halfDays} END), 0)`,
-    })
+    .select({ typeId: leaveLedger.typeId, ...balanceColumns })
     .from(leaveLedger)
     .where(
       and(
@@ -73,7 +96,7 @@ export async function ledgerSums(db: Queryable, employeeId: number, year: number
       ),
     )
     .groupBy(leaveLedger.typeId)
-  return new Map(rows.map((row) => [row.typeId, { adjusted: Number(row.adjusted), pending: Number(row.pending), taken: Number(row.taken) }]))
+  return new Map(rows.map((row) => [row.typeId, ledgerSumsOf(row)]))
 }
 
 export interface LedgerEntry {
@@ -93,7 +116,7 @@ export interface LedgerEntry {
  * so parallel requests (on any number of instances) cannot overdraw. False when refused.
  */
 export async function appendGuarded(db: Queryable, entry: LedgerEntry, effect: number): Promise<boolean> {
-  const remaining = sql`(SELECT ${leaveTypes.annualHalfDays} FROM ${leaveTypes} WHERE ${leaveTypes.id} = ${entry.typeId})
+  const remaining = sql`(SELECT CASE ${leaveTypes.accrual} WHEN 'none' THEN ${leaveTypes.annualHalfDays} ELSE 0 END FROM ${leaveTypes} WHERE ${leaveTypes.id} = ${entry.typeId})
     + coalesce((SELECT sum(${remainingEffect}) FROM ${leaveLedger}
         WHERE ${leaveLedger.employeeId} = ${entry.employeeId} AND ${leaveLedger.typeId} = ${entry.typeId} AND ${leaveLedger.year} = ${entry.year}), 0)`
   const rows = await db.all<{ id: number }>(sql`

@@ -1,6 +1,7 @@
 import { ValidationError } from '../../http/errors'
 import { say } from './messages'
 import type { BalanceResponse, LeaveRequestResponse, LeaveTypeResponse } from './model'
+import { impliedGrant } from './repository'
 import type * as repo from './repository'
 
 /** Days as sent → integer half-days, exactly; anything but a multiple of 0.5 is a 400 naming the field. */
@@ -21,6 +22,10 @@ export function toTypeResponse(row: repo.TypeRow): LeaveTypeResponse {
     paid: row.paid,
     requires_balance: row.requiresBalance,
     annual_days: daysOf(row.annualHalfDays),
+    accrual: row.accrual,
+    seniority_tiers: row.seniorityTiers?.map((tier) => ({ from_years: tier.fromYears, days: daysOf(tier.halfDays) })) ?? null,
+    carry_over_max: daysOf(row.carryOverMaxHalfDays),
+    carry_over_expires: row.carryOverExpires,
     status: row.status,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -53,8 +58,8 @@ export function toRequestResponse(row: repo.FullRequest): LeaveRequestResponse {
 export const yearOf = (date: string) => Number(date.slice(0, 4))
 
 /** A balance from the type and the ledger's sums, in days. */
-export function balanceOf(type: repo.TypeRow, year: number, sums: { adjusted: number; pending: number; taken: number } | undefined): BalanceResponse {
-  const granted = type.annualHalfDays + (sums?.adjusted ?? 0)
+export function balanceOf(type: repo.TypeRow, year: number, sums: repo.LedgerSums | undefined): BalanceResponse {
+  const granted = impliedGrant(type) + (sums?.credited ?? 0)
   const taken = sums?.taken ?? 0
   const pending = sums?.pending ?? 0
   return {

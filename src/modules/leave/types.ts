@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client'
-import { ConflictError, NotFoundError } from '../../http/errors'
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
 import { onConstraint } from '../../lib/sqlite-errors'
@@ -7,11 +7,44 @@ import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
 import { say } from './messages'
 import type { CreateTypeInput, LeaveTypeResponse, TypeListQuery, UpdateTypeInput } from './model'
+import { accrueLeave } from './accrual-job'
 import * as repo from './repository'
 import { halfDaysOf, toTypeResponse } from './shapes'
 
+type AccrualFields = Pick<repo.NewType, 'accrual' | 'seniorityTiers' | 'carryOverMaxHalfDays' | 'carryOverExpires'>
+
+const MONTH_DAY = /^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** The accrual settings sent (CONTRACT §18) in their stored form; a field not sent is undefined. */
+function accrualFields(input: UpdateTypeInput): AccrualFields {
+  const tiers = input.seniority_tiers?.map((tier, at) => ({ fromYears: tier.from_years, halfDays: halfDaysOf(tier.days, `seniority_tiers[${at}].days`) }))
+  tiers?.sort((a, b) => a.fromYears - b.fromYears)
+  const twice = tiers?.find((tier, at) => at > 0 && tiers[at - 1].fromYears === tier.fromYears)
+  if (twice) throw ValidationError.of([{ field: 'seniority_tiers', message: say.tierTwice({ years: twice.fromYears }) }])
+  const expires = input.carry_over_expires
+  if (expires != null) {
+    const match = MONTH_DAY.exec(expires)
+    if (!match || Number(match[2]) > DAYS_IN_MONTH[Number(match[1]) - 1])
+      throw new ValidationError(say.notMonthDay({ value: expires }), [{ field: 'carry_over_expires', message: say.monthDay() }])
+  }
+  return {
+    accrual: input.accrual,
+    seniorityTiers: input.seniority_tiers === undefined ? undefined : tiers ?? null,
+    carryOverMaxHalfDays: input.carry_over_max === undefined ? undefined : halfDaysOf(input.carry_over_max, 'carry_over_max'),
+    carryOverExpires: expires,
+  }
+}
+
+/** Tiers and carry-over belong to a type that accrues: with accrual none they would say something no balance does. */
+function requireAccruing(type: Required<AccrualFields>): void {
+  if (type.accrual !== 'none') return
+  const field = type.seniorityTiers !== null ? 'seniority_tiers' : type.carryOverMaxHalfDays > 0 ? 'carry_over_max' : type.carryOverExpires !== null ? 'carry_over_expires' : null
+  if (field) throw ValidationError.of([{ field, message: say.onlyWhenAccruing() }])
+}
+
 /** Leave types (CONTRACT §9): names unique ignoring case (an index decides), a type with requests or adjustments stays. */
-export function createLeaveTypesService({ database, clock }: { database: Database; clock: Clock }) {
+export function createLeaveTypesService({ database, clock, defaultZone }: { database: Database; clock: Clock; defaultZone: string }) {
   const { db } = database
   const missingType = (id: number) => new NotFoundError(say.typeMissing({ id }))
   const typeName = (input: { name?: string }) => (input.name === undefined ? undefined : requiredText(input.name, 'name', 50))
@@ -22,6 +55,14 @@ export function createLeaveTypesService({ database, clock }: { database: Databas
     async createType(input: CreateTypeInput, actor: Actor): Promise<LeaveTypeResponse> {
       const name = typeName(input)!
       const annualHalfDays = halfDaysOf(input.annual_days ?? 0, 'annual_days')
+      const sent = accrualFields(input)
+      const accrual: Required<AccrualFields> = {
+        accrual: sent.accrual ?? 'none',
+        seniorityTiers: sent.seniorityTiers ?? null,
+        carryOverMaxHalfDays: sent.carryOverMaxHalfDays ?? 0,
+        carryOverExpires: sent.carryOverExpires ?? null,
+      }
+      requireAccruing(accrual)
       const now = clock.now()
       return onConstraint(
         () =>
@@ -31,10 +72,13 @@ export function createLeaveTypesService({ database, clock }: { database: Databas
               paid: input.paid ?? true,
               requiresBalance: input.requires_balance ?? true,
               annualHalfDays,
+              ...accrual,
               status: input.status ?? 1,
               createdAt: now,
               updatedAt: now,
             })
+            // its grants due now, at once (CONTRACT §18)
+            await accrueLeave(tx, now, defaultZone, { typeIds: [row.id] })
             const type = toTypeResponse(row)
             await recordAudit(tx, actor, now, { action: 'leave_type.create', resource: 'leave_type', resourceId: row.id, after: type })
             return type
@@ -62,20 +106,30 @@ export function createLeaveTypesService({ database, clock }: { database: Databas
     async updateType(id: number, input: UpdateTypeInput, actor: Actor): Promise<LeaveTypeResponse> {
       const name = typeName(input)
       const annualHalfDays = input.annual_days === undefined ? undefined : halfDaysOf(input.annual_days, 'annual_days')
+      const sent = accrualFields(input)
       const now = clock.now()
       return onConstraint(
         () =>
           database.write(async (tx) => {
             const before = await repo.findType(tx, id)
             if (!before) throw missingType(id)
+            requireAccruing({
+              accrual: sent.accrual ?? before.accrual,
+              seniorityTiers: sent.seniorityTiers === undefined ? before.seniorityTiers : sent.seniorityTiers,
+              carryOverMaxHalfDays: sent.carryOverMaxHalfDays ?? before.carryOverMaxHalfDays,
+              carryOverExpires: sent.carryOverExpires === undefined ? before.carryOverExpires : sent.carryOverExpires,
+            })
             const row = await repo.updateType(tx, id, {
               name,
               paid: input.paid,
               requiresBalance: input.requires_balance,
               annualHalfDays,
+              ...sent,
               status: input.status,
               updatedAt: now,
             })
+            // the grants due now under the new settings, at once; rows written before stay (CONTRACT §18)
+            await accrueLeave(tx, now, defaultZone, { typeIds: [id] })
             const type = toTypeResponse(row)
             await recordAudit(tx, actor, now, {
               action: 'leave_type.update',

@@ -2,7 +2,7 @@ import { and, inArray, sql } from 'drizzle-orm'
 import type { Queryable } from '../../../db/client'
 import { inBatches } from '../../../db/batches'
 import { employees, leaveLedger } from '../../../db/schema'
-import type { LedgerEntry } from '../repository'
+import { balanceColumns, ledgerSumsOf, type LedgerEntry, type LedgerSums } from '../repository'
 import { OPENING_REASON } from './model'
 
 /** `${employeeId} ${typeId} ${year}`: one balance. */
@@ -16,10 +16,7 @@ export async function employeesByNumber(db: Queryable, numbers: string[]) {
   return new Map(rows.map((row) => [row.employeeNo!, row]))
 }
 
-export interface BalanceSums {
-  adjusted: number
-  pending: number
-  taken: number
+export interface BalanceSums extends LedgerSums {
   /** the balance has an opening balance already */
   opened: boolean
 }
@@ -34,18 +31,14 @@ export async function balanceSums(db: Queryable, employeeIds: number[], years: n
         employeeId: leaveLedger.employeeId,
         typeId: leaveLedger.typeId,
         year: leaveLedger.year,
-        adjusted: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} = 'adjustment' THEN ${leaveLedger.halfDays} END), 0)`,
-        pending: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('pending', 'release') THEN ${leaveLedger.halfDays} END), 0)`,
-        taken: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('taken', 'reversal') THEN ${leaveLedger.halfDays} END), 0)`,
+        ...balanceColumns,
         opened: sql<number>`coalesce(max(${leaveLedger.kind} = 'adjustment' AND ${leaveLedger.reason} = ${OPENING_REASON}), 0)`,
       })
       .from(leaveLedger)
       .where(and(inArray(leaveLedger.employeeId, batch), inArray(leaveLedger.year, years)))
       .groupBy(leaveLedger.employeeId, leaveLedger.typeId, leaveLedger.year))
       sums.set(balanceKey(row.employeeId, row.typeId, row.year), {
-        adjusted: Number(row.adjusted),
-        pending: Number(row.pending),
-        taken: Number(row.taken),
+        ...ledgerSumsOf(row),
         opened: Number(row.opened) === 1,
       })
   return sums

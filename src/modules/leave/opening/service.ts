@@ -96,7 +96,7 @@ export function createOpeningBalances({ database, clock }: { database: Database;
         continue
       }
       const before = balanceOf(type, row.year, sum)
-      const after = balanceOf(type, row.year, { adjusted: (sum?.adjusted ?? 0) + row.halfDays, pending: sum?.pending ?? 0, taken: sum?.taken ?? 0 })
+      const after = balanceOf(type, row.year, { credited: (sum?.credited ?? 0) + row.halfDays, pending: sum?.pending ?? 0, taken: sum?.taken ?? 0 })
       if (after.remaining < 0) {
         at(row, 'days', say.takesTooMuchOf({ days: daysOf(-row.halfDays), balance, left: after.remaining, remaining: before.remaining }))
         continue
