@@ -232,6 +232,37 @@ describe('the close of a year and the expiry of carried days', () => {
     expect((await rowsOf('joiner')).at(-1)).toEqual({ year: 2027, kind: 'lapse', halfDays: -6, event: 'expire 2026', reason: 'days carried over from 2026 lapsed after 2027-03-31' })
   })
 
+  test('the ledger explains each balance, to HR and to the employee: the same rows, oldest first', async () => {
+    const entries = (await must(t, admin, 'GET', `/api/v1/admin/leave/ledger?employee_id=${ids.joiner}&year=2027`)).entries
+    const stampOf = (local: string) => new Date(`${local}+08:00`).toISOString()
+    const row = (kind: string, days: number, reason: string, event: string | null, created: string, extra: Record<string, unknown> = {}) => ({
+      type_id: ids.type,
+      type_name: STATUTORY.name,
+      year: 2027,
+      kind,
+      days,
+      reason,
+      event,
+      request_id: null,
+      actor: null,
+      created_at: stampOf(created),
+      ...extra,
+    })
+    const request = entries.find((entry: { kind: string }) => entry.kind === 'pending').request_id
+    const joinerUser = (await must(t, admin, 'GET', `/api/v1/admin/employees/${ids.joiner}`)).user_id
+    expect(entries.map(({ id: _, ...entry }: { id: number }) => entry)).toEqual([
+      row('grant', 10, 'accrued: 2027', 'grant 2027', '2027-01-01T00:30:00'),
+      row('carry', 5, 'carried over from 2026', 'carry in 2026', '2027-01-01T00:30:00'),
+      row('pending', 2, 'requested', null, '2027-01-01T01:40:00', { request_id: request, actor: { id: joinerUser, name: 'Joiner' } }),
+      row('release', -2, 'approved', null, '2027-01-01T01:40:00', { request_id: request, actor: { id: 1, name: 'Administrator' } }),
+      row('taken', 2, 'approved', null, '2027-01-01T01:40:00', { request_id: request, actor: { id: 1, name: 'Administrator' } }),
+      row('lapse', -3, 'days carried over from 2026 lapsed after 2027-03-31', 'expire 2026', '2027-04-01T00:30:00'),
+    ])
+    expect((await must(t, tokens.joiner, 'GET', '/api/v1/leave/ledger?year=2027')).entries).toEqual(entries)
+    const missing = await req(t.app, 'GET', '/api/v1/admin/leave/ledger?employee_id=999', { token: admin })
+    expect(missing.status).toBe(404)
+  })
+
   test('every balance is the sum of its ledger rows', async () => {
     for (const who of ['veteran', 'joiner'] as const)
       for (const year of [2026, 2027]) {

@@ -9,6 +9,7 @@ import {
   AdminRequestQuery,
   Balance,
   Balances,
+  Ledger,
   CreateRequestBody,
   CreateTypeBody,
   EnabledTypes,
@@ -29,7 +30,9 @@ const detail = (summary: string, extra: object = {}) => ({ tags: ['Leave'], summ
 const mine = (summary: string, extra: Record<number, string> = {}, description?: string) =>
   detail(summary, { ...(description ? { description } : {}), ...errors({ 403: 'Your account is not linked to an employee record', ...extra }) })
 
-const BALANCE = 'A balance is `granted` (the type’s annual days plus adjustments) − `taken` (approved) − `pending` = `remaining`, in days (halves as .5).'
+const BALANCE =
+  'A balance is `granted` (the type’s annual days, or the grants of a type that accrues, plus adjustments, carries and lapses) − `taken` (approved) − `pending` = `remaining`, in days (halves as .5).'
+const LEDGER = 'Each balance is the sum of its rows (CONTRACT §18): oldest first, each with its kind, signed days, reason and, for accrual, its event.'
 
 /** Leave types, balances and every request, for HR (CONTRACT §9). */
 export const leaveAdminController = (guard: AuthGuard, reply: Replier, leave: LeaveService, types: LeaveTypesService) =>
@@ -80,6 +83,12 @@ export const leaveAdminController = (guard: AuthGuard, reply: Replier, leave: Le
       response: Envelope(Balances),
       detail: detail('An employee’s balances of one year (default: this year)', { description: BALANCE, ...errors({ 404: 'No such employee' }) }),
     })
+    .get('/ledger', async ({ query }) => reply.ok(await leave.employeeLedger(query.employee_id, query.year)), {
+      permission: 'leave:read',
+      query: AdminBalanceQuery,
+      response: Envelope(Ledger),
+      detail: detail('The ledger rows behind an employee’s balances of one year (default: this year)', { description: LEDGER, ...errors({ 404: 'No such employee' }) }),
+    })
     .post('/balances/adjust', async ({ body, actor, principal }) => reply.ok(await leave.adjust(principal, body, actor), say.balanceAdjusted()), {
       permission: 'leave:manage',
       body: AdjustBody,
@@ -122,6 +131,12 @@ export const leaveController = (guard: AuthGuard, reply: Replier, leave: LeaveSe
       query: OwnBalanceQuery,
       response: Envelope(Balances),
       detail: mine('Your balances of one year (default: this year)', {}, BALANCE),
+    })
+    .get('/ledger', async ({ principal, query }) => reply.ok(await leave.ownLedger(principal, query.year)), {
+      permission: 'leave:request',
+      query: OwnBalanceQuery,
+      response: Envelope(Ledger),
+      detail: mine('The ledger rows behind your balances of one year (default: this year)', {}, LEDGER),
     })
     .post('/requests', async ({ principal, body, actor, set }) => reply.created(set, await leave.createRequest(principal, body, actor), say.requested()), {
       permission: 'leave:request',

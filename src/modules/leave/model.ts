@@ -92,6 +92,25 @@ export const Balance = t.Object({
 export type BalanceResponse = typeof Balance.static
 export const Balances = t.Object({ balances: t.Array(Balance) })
 
+export const LedgerEntry = t.Object({
+  id: t.Integer(),
+  type_id: t.Integer(),
+  type_name: t.String(),
+  year: t.Integer(),
+  kind: t.UnionEnum(['adjustment', 'pending', 'release', 'taken', 'reversal', 'grant', 'carry', 'lapse'], {
+    description:
+      'adjustment, grant, carry and lapse count in `granted`; pending and release in `pending`; taken and reversal in `taken`',
+  }),
+  days: Days('signed: what the row adds to its figure'),
+  reason: t.String(),
+  event: t.Nullable(t.String({ description: 'the accrual event of a grant, carry or lapse (`grant 2026`, `carry in 2025`, …)' })),
+  request_id: t.Nullable(t.Integer()),
+  actor: t.Nullable(t.Object({ id: t.Integer(), name: t.String() }, { description: 'who wrote it; null: the service (accrual, or an account since deleted)' })),
+  created_at: Timestamp,
+})
+export type LedgerEntryResponse = typeof LedgerEntry.static
+export const Ledger = t.Object({ entries: t.Array(LedgerEntry) })
+
 export const OwnBalanceQuery = t.Object({ year: t.Optional(Year('year')) })
 export const AdminBalanceQuery = t.Object({
   employee_id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, examples: [1], error: rules.employeeId }),

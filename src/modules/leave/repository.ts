@@ -131,6 +131,17 @@ export async function append(db: Queryable, entries: LedgerEntry[]): Promise<voi
   if (entries.length > 0) await db.insert(leaveLedger).values(entries)
 }
 
+/** An employee's ledger rows of a year, oldest first, with each type's name and the name of whoever wrote the row (null: the service). */
+export function ledgerEntries(db: Queryable, employeeId: number, year: number) {
+  return db
+    .select({ entry: leaveLedger, typeName: leaveTypes.name, actorName: users.name })
+    .from(leaveLedger)
+    .innerJoin(leaveTypes, eq(leaveTypes.id, leaveLedger.typeId))
+    .leftJoin(users, eq(users.id, leaveLedger.actorId))
+    .where(and(eq(leaveLedger.employeeId, employeeId), eq(leaveLedger.year, year)))
+    .orderBy(asc(leaveLedger.id))
+}
+
 /** A request's ledger rows of one kind (one per year it spans). */
 export function ledgerOf(db: Queryable, requestId: number, kind: LedgerKind) {
   return db

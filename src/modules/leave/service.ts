@@ -20,7 +20,7 @@ import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { AdjustInput, AdminRequestQuery, BalanceResponse, CreateRequestInput, LeaveRequestResponse, OwnRequestQuery } from './model'
 import * as repo from './repository'
-import { balanceOf, daysOf, halfDaysOf, toRequestResponse, yearOf } from './shapes'
+import { balanceOf, daysOf, halfDaysOf, toLedgerEntry, toRequestResponse, yearOf } from './shapes'
 
 /** The longest request, in calendar days (CONTRACT §9). */
 export const MAX_REQUEST_DAYS = 366
@@ -153,6 +153,17 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
     async employeeBalances(employeeId: number, year: number | undefined) {
       if ((await repo.employeeName(db, employeeId)) === null) throw new NotFoundError(say.employeeMissing({ id: employeeId }))
       return { balances: await balancesOf(db, employeeId, year ?? thisYear(defaultZone)) }
+    },
+
+    /** The rows behind the caller's balances of a year: every figure explained. */
+    async ownLedger(principal: Principal, year: number | undefined) {
+      const context = await contextOf(principal)
+      return { entries: (await repo.ledgerEntries(db, context.employeeId, year ?? thisYear(context.zone))).map(toLedgerEntry) }
+    },
+
+    async employeeLedger(employeeId: number, year: number | undefined) {
+      if ((await repo.employeeName(db, employeeId)) === null) throw new NotFoundError(say.employeeMissing({ id: employeeId }))
+      return { entries: (await repo.ledgerEntries(db, employeeId, year ?? thisYear(defaultZone))).map(toLedgerEntry) }
     },
 
     /** Adds days to (or takes them from) a balance; taking may not bring `remaining` below zero. */

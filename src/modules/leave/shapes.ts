@@ -1,6 +1,6 @@
 import { ValidationError } from '../../http/errors'
 import { say } from './messages'
-import type { BalanceResponse, LeaveRequestResponse, LeaveTypeResponse } from './model'
+import type { BalanceResponse, LeaveRequestResponse, LeaveTypeResponse, LedgerEntryResponse } from './model'
 import { impliedGrant } from './repository'
 import type * as repo from './repository'
 
@@ -70,5 +70,21 @@ export function balanceOf(type: repo.TypeRow, year: number, sums: repo.LedgerSum
     taken: daysOf(taken),
     pending: daysOf(pending),
     remaining: daysOf(granted - taken - pending),
+  }
+}
+
+export function toLedgerEntry({ entry, typeName, actorName }: Awaited<ReturnType<typeof repo.ledgerEntries>>[number]): LedgerEntryResponse {
+  return {
+    id: entry.id,
+    type_id: entry.typeId,
+    type_name: typeName,
+    year: entry.year,
+    kind: entry.kind,
+    days: daysOf(entry.halfDays),
+    reason: entry.reason,
+    event: entry.event,
+    request_id: entry.requestId,
+    actor: entry.actorId === null || actorName === null ? null : { id: entry.actorId, name: actorName },
+    created_at: entry.createdAt.toISOString(),
   }
 }
