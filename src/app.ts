@@ -52,6 +52,7 @@ import { createApprovalsService } from './modules/approvals/service'
 import { leaveAdminController, leaveController } from './modules/leave'
 import { createLeaveService } from './modules/leave/service'
 import { createLeaveTypesService } from './modules/leave/types'
+import { createLeaveRecount } from './modules/leave/recount'
 import { openingBalancesController } from './modules/leave/opening'
 import { createOpeningBalances } from './modules/leave/opening/service'
 import type { Probes } from './modules/health/probes'
@@ -142,7 +143,7 @@ export function createApp(deps: AppDeps) {
     .use(attendanceSetupController(guard, locale, reply, createAttendanceSetupService(attendanceDeps)))
     .use(attendanceAdminController(guard, locale, reply, attendance, createDayClose({ ...attendanceDeps, logger })))
     .use(attendanceTodayController(guard, locale, reply, createTodayBoard(attendanceDeps)))
-    .use(calendarController(guard, locale, reply, createCalendarService(attendanceDeps, leave.leaveOf)))
+    .use(calendarController(guard, locale, reply, createCalendarService(attendanceDeps, leave.leaveOf, createLeaveRecount({ db: database.db, defaultZone: config.defaultTimezone, ruleCache: attendanceDeps.ruleCache }))))
     .use(leaveAdminController(guard, reply, leave, leaveTypes))
     .use(leaveController(guard, reply, leave, leaveTypes))
     .use(correctionsController(guard, reply, corrections))

@@ -120,6 +120,7 @@ export const actionWords = defineMessages('audit.action', {
   'leave_type.delete': { en: 'Deleted a leave type', zh: '删除假期类型' },
   'leave_request.create': { en: 'Requested leave', zh: '提交请假申请' },
   'leave_request.cancel': { en: 'Cancelled a leave request', zh: '撤销请假申请' },
+  'leave_request.recount': { en: 'Recounted a leave request after a calendar change', zh: '因工作日历变更重新计算请假天数' },
   'leave_request.approve': { en: 'Approved a leave request', zh: '批准请假申请' },
   'leave_request.reject': { en: 'Rejected a leave request', zh: '驳回请假申请' },
   'leave_balance.adjust': { en: 'Adjusted a leave balance', zh: '调整假期余额' },

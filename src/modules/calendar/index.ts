@@ -26,7 +26,8 @@ const detail = (summary: string, extra: object = {}) => ({ tags: ['Companies'], 
 
 const PAST_DAYS =
   'A past date turned `holiday` loses the absent records (status 3 with no clock times) that day close wrote for the company’s groups; ' +
-  'any changed date is judged again by the next day close (or close-day), so a past date turned `workday` gets its absences.'
+  'any changed date is judged again by the next day close (or close-day), so a past date turned `workday` gets its absences. ' +
+  'Pending and approved leave over a changed date is recounted: its days, and the ledger the difference (reason `calendar`); a request left with no work day is cancelled.'
 
 /** A company's holidays and make-up workdays (CONTRACT §8). */
 const calendarAdminController = (guard: AuthGuard, reply: Replier, calendar: CalendarService) =>
@@ -55,7 +56,7 @@ const calendarAdminController = (guard: AuthGuard, reply: Replier, calendar: Cal
         response: { 200: Envelope(CalendarDay), 201: Envelope(CalendarDay) },
         detail: detail('Mark a date as a holiday or a make-up workday (create: 201, or replace: 200)', {
           description: PAST_DAYS,
-          ...errors({ 400: 'the date is not a real date, the kind or name is invalid, or `statutory` is true for a workday', 404: 'No such company' }),
+          ...errors({ 400: 'the date is not a real date, the kind or name is invalid, or `statutory` is true for a workday', 404: 'No such company', 409: 'The change adds work days to approved or pending leave of a type that requires a balance with too few days left (CONTRACT §18)' }),
         }),
       },
     )
@@ -68,7 +69,7 @@ const calendarAdminController = (guard: AuthGuard, reply: Replier, calendar: Cal
         response: Envelope(t.Null()),
         detail: detail('Unmark a date: it follows the rules’ work days again', {
           description: 'The date is judged again by the next day close (or close-day).',
-          ...errors({ 400: 'the date is not a real date', 404: 'No such company, or the company has no calendar day on that date' }),
+          ...errors({ 400: 'the date is not a real date', 404: 'No such company, or the company has no calendar day on that date', 409: 'The change adds work days to approved or pending leave of a type that requires a balance with too few days left (CONTRACT §18)' }),
         }),
       },
     )
@@ -82,6 +83,7 @@ const calendarAdminController = (guard: AuthGuard, reply: Replier, calendar: Cal
         ...errors({
           400: 'a date is not real or is given twice, a kind or name is invalid, `statutory` is true for a workday, or there are too many days; nothing is imported',
           404: 'No such company',
+          409: 'The change adds work days to approved or pending leave of a type that requires a balance with too few days left (CONTRACT §18); nothing is imported',
         }),
       }),
     })
@@ -95,7 +97,7 @@ const calendarAdminController = (guard: AuthGuard, reply: Replier, calendar: Cal
         response: Envelope(ImportResult),
         detail: detail('Apply a holiday preset (e.g. China’s official arrangement of a year): all or none', {
           description: `The preset’s days are imported as by POST …/calendar/import, in one change with one audit entry: dates the company already has are replaced, other dates stay. ${PAST_DAYS}`,
-          ...errors({ 404: 'No such company, or no preset with that id (GET /api/v1/admin/calendar-presets lists them)' }),
+          ...errors({ 404: 'No such company, or no preset with that id (GET /api/v1/admin/calendar-presets lists them)', 409: 'The change adds work days to approved or pending leave of a type that requires a balance with too few days left (CONTRACT §18)' }),
         }),
       },
     )

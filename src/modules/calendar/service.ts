@@ -85,7 +85,15 @@ function checkedDays(input: ImportInput['days']) {
 export type LeaveOfDates = (employeeId: number, start: string, end: string) => Promise<Map<string, MonthDayResponse['leave']>>
 const NO_LEAVE: LeaveOfDates = async () => new Map()
 
-export function createCalendarService({ database, clock, defaultZone, ruleCache }: CalendarDeps, leaveOf: LeaveOfDates = NO_LEAVE) {
+/** What the leave module does when the calendar changes on `dates` (CONTRACT §18: leave over them is recounted), in the change's transaction. */
+export type RecountLeave = (tx: Queryable, companyId: number, dates: readonly string[], actor: Actor, now: Date) => Promise<unknown>
+const NO_RECOUNT: RecountLeave = async () => null
+
+export function createCalendarService(
+  { database, clock, defaultZone, ruleCache }: CalendarDeps,
+  leaveOf: LeaveOfDates = NO_LEAVE,
+  recountLeave: RecountLeave = NO_RECOUNT,
+) {
   const { db } = database
   const contextOf = callerContext({ db, defaultZone, ruleCache })
 
@@ -99,10 +107,18 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
    * What a change of the company's calendar on `dates` does to days already past: the
    * absent records of its groups on the dates now holidays go, and its groups' day-close
    * marks on every changed date are forgotten, so the next day close (or close-day) judges
-   * those dates again under the calendar. Returns the deleted records, for the change's
-   * one audit entry.
+   * those dates again under the calendar; pending and approved leave over them is recounted
+   * (each with an audit entry of its own). Returns the deleted records, for the change's one
+   * audit entry.
    */
-  const applyToPast = async (tx: Queryable, companyId: number, changed: { date: string; kind: DayKind | null }[]) => {
+  const applyToPast = async (tx: Queryable, companyId: number, changed: { date: string; kind: DayKind | null }[], actor: Actor, now: Date) => {
+    await recountLeave(
+      tx,
+      companyId,
+      changed.map((day) => day.date),
+      actor,
+      now,
+    )
     const holidays = changed.filter((day) => day.kind === 'holiday').map((day) => day.date)
     const removed = await repo.deleteAbsences(tx, companyId, holidays)
     await repo.reopenClosedDays(
@@ -136,7 +152,7 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
         tx,
         days.map((day) => ({ companyId, ...day, createdAt: now, updatedAt: now })),
       )
-      const deleted = await applyToPast(tx, companyId, days)
+      const deleted = await applyToPast(tx, companyId, days, actor, now)
       const after = { days: rows.map(toDayResponse).sort((a, b) => a.date.localeCompare(b.date)) }
       await recordAudit(tx, actor, now, {
         action: audit.action,
@@ -169,7 +185,7 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
         const before = await repo.findDay(tx, companyId, date)
         const [row] = await repo.upsertDays(tx, [{ companyId, date, kind: input.kind, name, statutory: input.statutory ?? false, createdAt: now, updatedAt: now }])
         const day = toDayResponse(row)
-        const deleted = await applyToPast(tx, companyId, [{ date, kind: input.kind }])
+        const deleted = await applyToPast(tx, companyId, [{ date, kind: input.kind }], actor, now)
         await recordAudit(tx, actor, now, {
           action: before ? 'calendar_day.update' : 'calendar_day.create',
           resource: 'calendar_day',
@@ -189,7 +205,7 @@ export function createCalendarService({ database, clock, defaultZone, ruleCache 
         const before = await repo.findDay(tx, companyId, date)
         if (!before || !(await repo.deleteDay(tx, companyId, date)))
           throw new NotFoundError(say.noDay({ id: companyId, date }))
-        await applyToPast(tx, companyId, [{ date, kind: null }])
+        await applyToPast(tx, companyId, [{ date, kind: null }], actor, now)
         await recordAudit(tx, actor, now, {
           action: 'calendar_day.delete',
           resource: 'calendar_day',

@@ -79,6 +79,12 @@ export const say = defineMessages('leave', {
   notHalfDays: { en: '{field} {days} is not a whole or half number of days', zh: '{field} {days} 不是整天或半天的天数' },
   multipleOfHalf: { en: 'must be a multiple of 0.5', zh: '必须是 0.5 的整数倍' },
 
+  // a calendar change inside leave (recount.ts)
+  calendarOverdraws: {
+    en: "The calendar change adds {days} work day{days:s} to {request}'s {type} in {year}, which has {remaining} day{remaining:s} left: adjust that balance or cancel the request first",
+    zh: '此次工作日历变更使{request}在 {year} 年的“{type}”增加 {days} 个工作日，而该余额只剩 {remaining} 天：请先调整余额或撤销该申请',
+  },
+
   // types (types.ts)
   typeMissing: { en: 'Leave type {id} does not exist', zh: '假期类型 {id} 不存在' },
   typeNameTaken: {

@@ -20,6 +20,7 @@ import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { AdjustInput, AdminRequestQuery, BalanceResponse, CreateRequestInput, LeaveRequestResponse, OwnRequestQuery } from './model'
 import * as repo from './repository'
+import { workHalfDays } from './recount'
 import { balanceOf, daysOf, halfDaysOf, toLedgerEntry, toRequestResponse, yearOf } from './shapes'
 
 /** The longest request, in calendar days (CONTRACT §9). */
@@ -66,22 +67,6 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
   const missingRequest = (id: number) => new NotFoundError(say.requestMissing({ id }))
   const reload = async (tx: Queryable, id: number) => toRequestResponse((await repo.findRequest(tx, id))!)
   const thisYear = (zone: string) => yearOf(localDate(clock.now(), zone))
-
-  /**
-   * Work days of the range for the employee, in half-days per year: the rule that applies on each date, the company calendar and
-   * the employee's attendance start (CONTRACT §23: a date before it counts 0) decide.
-   */
-  const workHalfDays = async (context: CallerContext, start: string, end: string, halfDay: 'am' | 'pm' | null) => {
-    const calendar = await calendarBetween(db, companyOf(context), start, end)
-    const perYear = new Map<number, number>()
-    for (let date = start; ; date = addDays(date, 1)) {
-      const rule = ruleFor(context.rules, date)
-      if (rule !== null && isWorkDate(policyOf(rule).workDays, date, calendar.get(date)?.kind ?? null, context.attendanceFrom))
-        perYear.set(yearOf(date), (perYear.get(yearOf(date)) ?? 0) + (halfDay ? 1 : 2))
-      if (date === end) break
-    }
-    return perYear
-  }
 
   const balancesOf = async (q: Queryable, employeeId: number, year: number): Promise<BalanceResponse[]> => {
     const [types, sums] = await Promise.all([repo.listTypes(q, undefined, null), repo.ledgerSums(q, employeeId, year)])
@@ -221,7 +206,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       if (type.status !== 1) throw new ValidationError(say.typeDisabled({ name: type.name }), [{ field: 'type_id', message: say.isDisabled() }])
       const context = await contextOf(principal)
       requireEmployed(context, input.start_date, 'start_date')
-      const perYear = await workHalfDays(context, input.start_date, input.end_date, halfDay)
+      const perYear = await workHalfDays(db, context, input.start_date, input.end_date, halfDay)
       const halfDays = [...perYear.values()].reduce((a, b) => a + b, 0)
       if (halfDays === 0)
         throw new ValidationError(say.noWorkDays({ start: input.start_date, end: input.end_date }), [{ field: 'start_date', message: say.noWorkDay() }])
