@@ -151,7 +151,7 @@ describe('a yearly type with seniority tiers and carry-over', () => {
     expect(await rowsOf('veteran')).toEqual([{ year: 2026, kind: 'grant', halfDays: 30, event: 'grant 2026', reason: 'accrued: 2026' }])
   })
 
-  test('a new hire is granted at once: a joiner on 1 July with 12 years of work gets 5 days (10 × 184 ÷ 365, rounded down)', async () => {
+  test('a new hire is granted at once: a joiner on 1 July with 12 years of work gets 5 days (10 × 184 ÷ 365, rounded down); regression: a joiner’s accrual counted from 1 January', async () => {
     t.clock.set('2026-07-01T01:00:00.000Z')
     admin = await loginAdmin(t.app)
     ids.joiner = (await must(t, admin, 'POST', '/api/v1/admin/employees', {
@@ -181,7 +181,7 @@ describe('a yearly type with seniority tiers and carry-over', () => {
     expect(reply.body).toEqual(errorBody(400, message, { errors: [{ field: 'work_start_date', message: 'is after the hire date' }] }))
   })
 
-  test('leave over a weekend counts its work days; a cancelled approved request is returned', async () => {
+  test('regressions: leave over a weekend counted (it counts its work days); a cancelled approved leave not returned (it is)', async () => {
     await at('2026-07-01T10:00:00')
     await requestLeave('veteran', '2026-07-06', '2026-07-08')
     await requestLeave('veteran', '2026-07-10', '2026-07-13')
@@ -193,7 +193,7 @@ describe('a yearly type with seniority tiers and carry-over', () => {
 })
 
 describe('the close of a year and the expiry of carried days', () => {
-  test('on 1 January: at most 5 days carried, the rest lapses, the new year granted; run again (another instance an hour later) nothing changes', async () => {
+  test('on 1 January: at most 5 days carried, the rest lapses, the new year granted; regression: a carry-over cap applied twice (the job again, on another instance an hour later, changes nothing)', async () => {
     await at('2026-12-31T23:30:00')
     await tick()
     expect(await balance('veteran', 2026)).toMatchObject({ granted: 15, remaining: 10 })
@@ -209,7 +209,6 @@ describe('the close of a year and the expiry of carried days', () => {
       { year: 2027, kind: 'carry', halfDays: 10, event: 'carry in 2026', reason: 'carried over from 2026' },
       { year: 2026, kind: 'lapse', halfDays: -10, event: 'lapse 2026', reason: 'lapsed at the close of 2026' },
     ])
-    // regression (peers): a carry-over cap applied twice
     const before = await ledgerCount()
     await at('2027-01-01T01:40:00')
     await tick()
@@ -217,9 +216,8 @@ describe('the close of a year and the expiry of carried days', () => {
     expect(await balance('veteran', 2027)).toMatchObject({ granted: 20 })
   })
 
-  test('carried days lapse after 31 March, not on it; days taken before then come from them first', async () => {
+  test('carried days lapse after 31 March, days taken before then coming from them first; regression: expiry before the stated date (nothing lapses on 31 March)', async () => {
     await requestLeave('joiner', '2027-02-01', '2027-02-02')
-    // regression (peers): expiry before the stated date
     await at('2027-03-31T23:30:00')
     await tick()
     expect(await balance('joiner', 2027)).toMatchObject({ granted: 15, taken: 2, remaining: 13 })

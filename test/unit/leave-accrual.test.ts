@@ -51,7 +51,7 @@ describe('yearly grants (on 1 January; prorated in the hire year, rounded down t
     // a flat 12.5 days for a whole year: the figure itself, not rounded
     ['flat 12.5 days, a whole year', flat(12.5), person('2020-05-05'), 2026, 25],
     // a flat 10 days, hired 1 October 2026: 10 × 92 ÷ 365 = 2.52 → 2 days (not the whole year: counted from the hire date)
-    ['flat 10 days, hired 1 October', flat(10), person('2026-10-01'), 2026, 4],
+    ['flat 10 days, hired 1 October (regression: a joiner’s accrual counted from 1 January)', flat(10), person('2026-10-01'), 2026, 4],
     // a leap year: 10 × 184 ÷ 366 = 5.03 → 5 days
     ['flat 10 days, hired 1 July of a leap year', flat(10), person('2028-07-01'), 2028, 10],
     // hired 31 December: 10 × 1 ÷ 365 = 0.03 → 0
