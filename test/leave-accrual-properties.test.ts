@@ -6,7 +6,7 @@ import { accrueLeave } from '../src/modules/leave/accrual-job'
 import { addDays, daysBetween } from '../src/lib/local-time'
 import { prng, type Prng } from './attendance-fixtures'
 import { ADMIN_PASSWORD, req, startApp, type TestApp } from './helpers'
-import { must } from './payroll-fixtures'
+import { must, shanghaiOffice } from './payroll-fixtures'
 
 /*
  * Generated years of a company (CONTRACT §18): people hired before and during the years, four
@@ -73,18 +73,7 @@ async function setUp(seed: number): Promise<World> {
   const w: World = { t, admin: '', r: prng(seed), people: [], types: [], signedIn: '2025-12-20', sessions: new Map() }
   w.admin = await startSession(w, 'admin', ADMIN_PASSWORD)
   const { r } = w
-  await must(t, w.admin, 'POST', '/api/v1/admin/companies', { name: 'Acme', timezone: 'Asia/Shanghai' }, 201)
-  await must(t, w.admin, 'POST', '/api/v1/admin/attendance/groups', { name: 'Office', company_id: 1 }, 201)
-  await must(t, w.admin, 'POST', '/api/v1/admin/attendance/rules', {
-    name: 'Hours',
-    group_id: 1,
-    work_start_time: '09:00',
-    work_end_time: '18:00',
-    break_start_time: '12:00',
-    break_end_time: '13:00',
-    required_work_hours: 8,
-    work_days: '1,2,3,4,5',
-  }, 201)
+  await shanghaiOffice(t, w.admin)
   const specs = [
     { name: 'Statutory', accrual: 'yearly', seniority_tiers: [{ from_years: 1, days: 5 }, { from_years: 10, days: 10 }, { from_years: 20, days: 15 }], carry_over_max: r.int(0, 5), carry_over_expires: r.pick([null, '03-31']) },
     { name: 'Monthly', accrual: 'monthly', annual_days: r.int(5, 15), carry_over_max: r.int(0, 3) },

@@ -4,7 +4,7 @@ import { leaveLedger } from '../src/db/schema'
 import { createDayClose } from '../src/modules/attendance/day-close'
 import { accrueLeave } from '../src/modules/leave/accrual-job'
 import { errorBody as errorAt, login, loginAdmin, req, startApp, type TestApp } from './helpers'
-import { must } from './payroll-fixtures'
+import { must, shanghaiOffice } from './payroll-fixtures'
 
 /*
  * Leave that accrues (CONTRACT §18) through the service: China's statutory annual leave as a
@@ -74,18 +74,7 @@ const requestLeave = async (who: keyof typeof tokens, start: string, end: string
 beforeAll(async () => {
   t = await startApp({ now: '2026-06-30T02:00:00.000Z' })
   admin = await loginAdmin(t.app)
-  await must(t, admin, 'POST', '/api/v1/admin/companies', { name: 'Acme', timezone: 'Asia/Shanghai' }, 201)
-  await must(t, admin, 'POST', '/api/v1/admin/attendance/groups', { name: 'Office', company_id: 1 }, 201)
-  await must(t, admin, 'POST', '/api/v1/admin/attendance/rules', {
-    name: 'Hours',
-    group_id: 1,
-    work_start_time: '09:00',
-    work_end_time: '18:00',
-    break_start_time: '12:00',
-    break_end_time: '13:00',
-    required_work_hours: 8,
-    work_days: '1,2,3,4,5',
-  }, 201)
+  await shanghaiOffice(t, admin)
   ids.veteran = (await must(t, admin, 'POST', '/api/v1/admin/employees', {
     name: 'Veteran',
     company_id: 1,

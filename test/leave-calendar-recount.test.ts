@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { and, asc, eq } from 'drizzle-orm'
 import { auditLogs, leaveLedger } from '../src/db/schema'
 import { errorBody as errorAt, login, loginAdmin, req, startApp, type TestApp } from './helpers'
-import { must } from './payroll-fixtures'
+import { must, shanghaiOffice } from './payroll-fixtures'
 
 /*
  * A calendar change inside pending or approved leave recounts it (CONTRACT §18): the request's
@@ -42,18 +42,7 @@ const calendarRows = (id: number) =>
 beforeAll(async () => {
   t = await startApp({ now: '2026-09-01T02:00:00.000Z' })
   admin = await loginAdmin(t.app)
-  await must(t, admin, 'POST', '/api/v1/admin/companies', { name: 'Acme', timezone: 'Asia/Shanghai' }, 201)
-  await must(t, admin, 'POST', '/api/v1/admin/attendance/groups', { name: 'Office', company_id: 1 }, 201)
-  await must(t, admin, 'POST', '/api/v1/admin/attendance/rules', {
-    name: 'Hours',
-    group_id: 1,
-    work_start_time: '09:00',
-    work_end_time: '18:00',
-    break_start_time: '12:00',
-    break_end_time: '13:00',
-    required_work_hours: 8,
-    work_days: '1,2,3,4,5',
-  }, 201)
+  await shanghaiOffice(t, admin)
   employee = (await must(t, admin, 'POST', '/api/v1/admin/employees', { name: 'Lin', company_id: 1, hire_date: '2020-01-01', username: 'lin', password: 'lin-password' }, 201)).id
   await must(t, admin, 'POST', '/api/v1/admin/attendance/groups/1/employees', { employee_ids: [employee] })
   types.annual = (await must(t, admin, 'POST', '/api/v1/admin/leave/types', { name: 'Annual', annual_days: 15 }, 201)).id

@@ -3,7 +3,7 @@ import { and, asc, desc, eq } from 'drizzle-orm'
 import { attendanceRecords, auditLogs } from '../src/db/schema'
 import { createDayClose } from '../src/modules/attendance/day-close'
 import { errorBody as errorAt, login, loginAdmin, makeUser, req, startApp, type TestApp } from './helpers'
-import { must } from './payroll-fixtures'
+import { must, shanghaiOffice } from './payroll-fixtures'
 
 /* Employees' `left_on` (CONTRACT §18, brought forward by payroll): the last day employed. */
 
@@ -17,18 +17,7 @@ let leaver: number
 beforeAll(async () => {
   t = await startApp({ now: '2025-03-01T02:00:00.000Z' })
   admin = await loginAdmin(t.app)
-  await must(t, admin, 'POST', '/api/v1/admin/companies', { name: 'Acme', timezone: 'Asia/Shanghai' }, 201)
-  await must(t, admin, 'POST', '/api/v1/admin/attendance/groups', { name: 'Office', company_id: 1 }, 201)
-  await must(t, admin, 'POST', '/api/v1/admin/attendance/rules', {
-    name: 'Hours',
-    group_id: 1,
-    work_start_time: '09:00',
-    work_end_time: '18:00',
-    break_start_time: '12:00',
-    break_end_time: '13:00',
-    required_work_hours: 8,
-    work_days: '1,2,3,4,5',
-  }, 201)
+  await shanghaiOffice(t, admin)
   leaver = (await must(t, admin, 'POST', '/api/v1/admin/employees', { name: 'Cai', company_id: 1, hire_date: '2025-01-02', left_on: '2025-03-10' }, 201)).id
   await must(t, admin, 'POST', '/api/v1/admin/attendance/groups/1/employees', { employee_ids: [leaver] })
   t.clock.set(NOW)

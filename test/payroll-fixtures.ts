@@ -29,6 +29,22 @@ export async function must(t: TestApp, token: string, method: string, path: stri
   return reply.body.data
 }
 
+/** Company 1 "Acme" in Asia/Shanghai with group 1 "Office" and its rule "Hours": 09:00–18:00, a 12:00–13:00 break, 8 hours, Monday to Friday. */
+export async function shanghaiOffice(t: TestApp, token: string): Promise<void> {
+  await must(t, token, 'POST', '/api/v1/admin/companies', { name: 'Acme', timezone: 'Asia/Shanghai' }, 201)
+  await must(t, token, 'POST', '/api/v1/admin/attendance/groups', { name: 'Office', company_id: 1 }, 201)
+  await must(t, token, 'POST', '/api/v1/admin/attendance/rules', {
+    name: 'Hours',
+    group_id: 1,
+    work_start_time: '09:00',
+    work_end_time: '18:00',
+    break_start_time: '12:00',
+    break_end_time: '13:00',
+    required_work_hours: 8,
+    work_days: '1,2,3,4,5',
+  }, 201)
+}
+
 /** A CSV file of past attendance, through POST /admin/attendance/records/import (all or none). */
 export async function importHistory(t: TestApp, token: string, rows: [employeeNo: string, date: string, clockIn: string, clockOut: string][]): Promise<Reply> {
   const lines = ['employee_no,work_date,clock_in,clock_out', ...rows.map((row) => row.join(','))]
