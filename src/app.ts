@@ -134,7 +134,7 @@ export function createApp(deps: AppDeps) {
     .use(usersController(guard, reply, createUsersService(services)))
     .use(companiesController(guard, reply, createCompaniesService(services)))
     .use(employeesController(guard, reply, createEmployeesService(services)))
-    .use(employeeImportController(guard, reply, createEmployeeImport({ database, clock, hashing: createLimiter(config.loginConcurrency) })))
+    .use(employeeImportController(guard, reply, createEmployeeImport({ database, clock, hashing: createLimiter(config.loginConcurrency), defaultZone: config.defaultTimezone })))
     .use(rolesController(guard, locale, reply, rbac))
     .use(permissionsController(guard, locale, reply, rbac))
     .use(departmentsController(guard, reply, createDepartmentsService(services)))

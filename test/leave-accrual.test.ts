@@ -156,6 +156,30 @@ describe('a yearly type with seniority tiers and carry-over', () => {
     expect(await rowsOf('joiner')).toEqual([{ year: 2026, kind: 'grant', halfDays: 10, event: 'grant 2026', reason: 'accrued: 2026' }])
   })
 
+  test('hires imported from a CSV file are granted at once too', async () => {
+    const form = new FormData()
+    form.append('file', new File(['name,employee_no,company_id,hire_date\nImported,I1,1,2026-04-01\n'], 'employees.csv', { type: 'text/csv' }))
+    const reply = await t.app.handle(
+      new Request('http://localhost/api/v1/admin/employees/import?dry_run=false', { method: 'POST', body: form, headers: { authorization: `Bearer ${admin}` } }),
+    )
+    expect(reply.status).toBe(200)
+    const [imported] = (await must(t, admin, 'GET', '/api/v1/admin/employees?search=Imported')).list
+    // no work_start_date: years of work from the hire date, below one year: the statutory tiers give nothing; the grant row is not written
+    const balances = (await must(t, admin, 'GET', `/api/v1/admin/leave/balances?employee_id=${imported.id}&year=2026`)).balances
+    expect(balances.find((b: { type_id: number }) => b.type_id === ids.type)).toMatchObject({ granted: 0 })
+    // with a flat yearly type they get their prorated days: 10 × 275 ÷ 365 (1 April to 31 December) = 7.53 → 7
+    const flat = await must(t, admin, 'POST', '/api/v1/admin/leave/types', { name: 'Flat yearly', accrual: 'yearly', annual_days: 10 }, 201)
+    const flatBalance = (await must(t, admin, 'GET', `/api/v1/admin/leave/balances?employee_id=${imported.id}&year=2026`)).balances.find((b: { type_id: number }) => b.type_id === flat.id)
+    expect(flatBalance).toMatchObject({ granted: 7, remaining: 7 })
+    const form2 = new FormData()
+    form2.append('file', new File(['name,employee_no,company_id,hire_date\nImported Two,I2,1,2026-04-01\n'], 'employees.csv', { type: 'text/csv' }))
+    expect((await t.app.handle(new Request('http://localhost/api/v1/admin/employees/import?dry_run=false', { method: 'POST', body: form2, headers: { authorization: `Bearer ${admin}` } }))).status).toBe(200)
+    const [second] = (await must(t, admin, 'GET', '/api/v1/admin/employees?search=Imported%20Two')).list
+    const secondBalance = (await must(t, admin, 'GET', `/api/v1/admin/leave/balances?employee_id=${second.id}&year=2026`)).balances.find((b: { type_id: number }) => b.type_id === flat.id)
+    expect(secondBalance).toMatchObject({ granted: 7, remaining: 7 })
+    await must(t, admin, 'PUT', `/api/v1/admin/leave/types/${flat.id}`, { status: 0 })
+  })
+
   test('the job again, and two at once, write nothing twice', async () => {
     const before = await ledgerCount()
     await tick()

@@ -36,6 +36,17 @@ function accrualFields(input: UpdateTypeInput): AccrualFields {
   }
 }
 
+/** A new type's accrual settings: none. */
+const NOT_ACCRUING: Required<AccrualFields> = { accrual: 'none', seniorityTiers: null, carryOverMaxHalfDays: 0, carryOverExpires: null }
+
+/** The settings a type will have: those sent, else those it has (a new type: NOT_ACCRUING). */
+const settled = (sent: AccrualFields, kept: Required<AccrualFields>): Required<AccrualFields> => ({
+  accrual: sent.accrual ?? kept.accrual,
+  seniorityTiers: sent.seniorityTiers === undefined ? kept.seniorityTiers : sent.seniorityTiers,
+  carryOverMaxHalfDays: sent.carryOverMaxHalfDays ?? kept.carryOverMaxHalfDays,
+  carryOverExpires: sent.carryOverExpires === undefined ? kept.carryOverExpires : sent.carryOverExpires,
+})
+
 /** Tiers and carry-over belong to a type that accrues: with accrual none they would say something no balance does. */
 function requireAccruing(type: Required<AccrualFields>): void {
   if (type.accrual !== 'none') return
@@ -55,13 +66,7 @@ export function createLeaveTypesService({ database, clock, defaultZone }: { data
     async createType(input: CreateTypeInput, actor: Actor): Promise<LeaveTypeResponse> {
       const name = typeName(input)!
       const annualHalfDays = halfDaysOf(input.annual_days ?? 0, 'annual_days')
-      const sent = accrualFields(input)
-      const accrual: Required<AccrualFields> = {
-        accrual: sent.accrual ?? 'none',
-        seniorityTiers: sent.seniorityTiers ?? null,
-        carryOverMaxHalfDays: sent.carryOverMaxHalfDays ?? 0,
-        carryOverExpires: sent.carryOverExpires ?? null,
-      }
+      const accrual = settled(accrualFields(input), NOT_ACCRUING)
       requireAccruing(accrual)
       const now = clock.now()
       return onConstraint(
@@ -113,12 +118,7 @@ export function createLeaveTypesService({ database, clock, defaultZone }: { data
           database.write(async (tx) => {
             const before = await repo.findType(tx, id)
             if (!before) throw missingType(id)
-            requireAccruing({
-              accrual: sent.accrual ?? before.accrual,
-              seniorityTiers: sent.seniorityTiers === undefined ? before.seniorityTiers : sent.seniorityTiers,
-              carryOverMaxHalfDays: sent.carryOverMaxHalfDays ?? before.carryOverMaxHalfDays,
-              carryOverExpires: sent.carryOverExpires === undefined ? before.carryOverExpires : sent.carryOverExpires,
-            })
+            requireAccruing(settled(sent, before))
             const row = await repo.updateType(tx, id, {
               name,
               paid: input.paid,

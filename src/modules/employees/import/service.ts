@@ -15,6 +15,7 @@ import { say as users } from '../../users/messages'
 import { insertUsers, takenUsernames } from '../../users/repository'
 import { say } from '../messages'
 import { insertEmployees, missingEmployeeIds, setManager, takenEmployeeNos } from '../repository'
+import { accrueLeave } from '../../leave/accrual-job'
 import { missingReferences, newEmployeeRow, toEmployeeResponse } from '../service'
 import { decodeText, parseCsv } from './csv'
 import { managerProblems, requireDeciderChoices } from './managers'
@@ -100,9 +101,11 @@ export interface EmployeeImportDeps {
   clock: Clock
   /** password hashes of imports, at most so many at a time in this process */
   hashing: Limiter
+  /** the zone of a date outside a company (the accrual of the new hires' leave) */
+  defaultZone: string
 }
 
-export function createEmployeeImport({ database, clock, hashing }: EmployeeImportDeps) {
+export function createEmployeeImport({ database, clock, hashing, defaultZone }: EmployeeImportDeps) {
   const { db } = database
 
   /** The 400 listing every problem of the rows, if there is one; `q` is the database or the write transaction. */
@@ -149,7 +152,9 @@ export function createEmployeeImport({ database, clock, hashing }: EmployeeImpor
           const rows = fresh(items)
           await requirePeopleRule(tx, principal, rows, now)
           await check(tx, header, rows, [])
-          await createAll(tx, rows, hashes, actor, now)
+          const ids = await createAll(tx, rows, hashes, actor, now)
+          // the new hires' leave grants due now, at once (CONTRACT §18)
+          await accrueLeave(tx, now, defaultZone, { employeeIds: ids })
         })
       } catch (error) {
         // the checks under the write lock leave the database nothing to refuse; should it refuse a row all the same, nothing is kept
@@ -162,8 +167,8 @@ export function createEmployeeImport({ database, clock, hashing }: EmployeeImpor
   }
 }
 
-/** Writes the rows as creating each would (accounts with role employee, then employees), with their audit entries in row order. */
-async function createAll(tx: Queryable, rows: ImportRow[], hashes: Map<number, string>, actor: Actor, now: Date): Promise<void> {
+/** Writes the rows as creating each would (accounts with role employee, then employees), with their audit entries in row order; returns the employees' ids. */
+async function createAll(tx: Queryable, rows: ImportRow[], hashes: Map<number, string>, actor: Actor, now: Date): Promise<number[]> {
   const accounts = rows.filter((item) => item.input.username !== undefined)
   let userIds = new Map<string, number>()
   if (accounts.length > 0) {
@@ -208,6 +213,7 @@ async function createAll(tx: Queryable, rows: ImportRow[], hashes: Map<number, s
     entries.push({ action: 'employee.create', resource: 'employee', resourceId: employee.id, after: employee })
   })
   await recordAudits(tx, actor, now, entries)
+  return stored.map((employee) => employee.id)
 }
 
 export type EmployeeImport = ReturnType<typeof createEmployeeImport>
