@@ -123,11 +123,12 @@ describe('a yearly type with seniority tiers and carry-over', () => {
       }
     }
     const insert = (accrual: string, carry: number) => sql`INSERT INTO leave_types (name, accrual, carry_over_max_half_days) VALUES ('Bad', ${accrual}, ${carry})`
-    const refused = 'SQLITE_CONSTRAINT: CHECK constraint failed: leave_types_accrual_check'
-    expect(await refusal(insert('weekly', 0))).toBe(refused)
-    expect(await refusal(insert('yearly', -2))).toBe(refused)
+    // the embedded driver and a libSQL server word the code around it differently
+    const refused = 'CHECK constraint failed: leave_types_accrual_check'
+    expect(await refusal(insert('weekly', 0))).toContain(refused)
+    expect(await refusal(insert('yearly', -2))).toContain(refused)
     expect(await refusal(insert('monthly', 0))).toBeNull()
-    expect(await refusal(sql`UPDATE leave_types SET accrual = 'daily' WHERE name = 'Bad'`)).toBe(refused)
+    expect(await refusal(sql`UPDATE leave_types SET accrual = 'daily' WHERE name = 'Bad'`)).toContain(refused)
     await db.run(sql`DELETE FROM leave_types WHERE name = 'Bad'`)
   })
 
