@@ -179,9 +179,10 @@ async function check(w: World, when: string) {
 
 describe.each(SEEDS)('seed %d', (seed) => {
   let w: World
+  // a dozen password hashes: slow on a busy machine
   beforeAll(async () => {
     w = await setUp(seed)
-  })
+  }, 30_000)
   afterAll(() => w.t.close())
 
   test('sixteen months of requests, decisions, calendar changes and the accrual job keep every balance explained and agreeing', async () => {

@@ -84,7 +84,7 @@ beforeAll(async () => {
     password: 'veteran-password',
   }, 201)).id
   await must(t, admin, 'POST', '/api/v1/admin/attendance/groups/1/employees', { employee_ids: [ids.veteran] })
-})
+}, 30_000)
 afterAll(() => t.close())
 
 describe('a yearly type with seniority tiers and carry-over', () => {

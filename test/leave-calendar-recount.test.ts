@@ -52,7 +52,7 @@ beforeAll(async () => {
   requests.B = await ask('annual', '2026-09-14', '2026-09-15', false)
   requests.C = await ask('annual', '2026-09-18', '2026-09-21', true)
   requests.D = await ask('small', '2026-09-25', '2026-09-28', true)
-})
+}, 30_000)
 afterAll(() => t.close())
 
 test('before any change: 5 + 2 (C) taken, 2 pending', async () => {
