@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, unwrap } from '../../api'
 import { DataTable } from '../../components/DataTable'
+import { LeaveLedger } from '../../components/LeaveLedger'
 import { applyApiErrors } from '../../components/form-errors'
 import { notifyFailed, notifySaved } from '../../components/notify'
 import { PageTitle } from '../../components/PageTitle'
@@ -17,6 +18,8 @@ const PAGE_SIZE = 10
 /** Enter in a date field takes the typed date; it does not send the form. */
 type LeaveRequest = Awaited<ReturnType<typeof fetchRequests>>['requests'][number]
 const fetchRequests = (page: number) => unwrap(api.leave.requests.get({ query: { page, page_size: PAGE_SIZE } }))
+type Balance = Awaited<ReturnType<typeof fetchBalances>>['balances'][number]
+const fetchBalances = (year: number) => unwrap(api.leave.balances.get({ query: { year } }))
 
 const STATUS_COLORS: Record<string, string> = { pending: 'yellow', approved: 'green', rejected: 'red', cancelled: 'gray' }
 
@@ -38,9 +41,10 @@ export default function Leave() {
   const year = Number(todayIn().slice(0, 4))
   const [page, setPage] = useState(1)
   const [cancelling, setCancelling] = useState<LeaveRequest | null>(null)
+  const [explaining, setExplaining] = useState<Balance | null>(null)
 
   const types = useQuery({ queryKey: ['leave', 'types'], queryFn: () => unwrap(api.leave.types.get()) })
-  const balances = useQuery({ queryKey: ['leave', 'balances', year], queryFn: () => unwrap(api.leave.balances.get({ query: { year } })) })
+  const balances = useQuery({ queryKey: ['leave', 'balances', year], queryFn: () => fetchBalances(year) })
   const requests = useQuery({ queryKey: ['leave', 'requests', page], queryFn: () => fetchRequests(page) })
   const unlimited = new Set((types.data?.types ?? []).filter((type) => !type.requires_balance).map((type) => type.id))
 
@@ -115,8 +119,17 @@ export default function Leave() {
           { header: w.granted, cell: (row) => row.granted },
           { header: w.taken, cell: (row) => row.taken },
           { header: w.pending, cell: (row) => row.pending },
+          {
+            header: t.common.actions,
+            cell: (row) => (
+              <Button size="xs" variant="default" aria-label={t.common.leaveLedger.openOf(row.type_name)} onClick={() => setExplaining(row)}>
+                {t.common.leaveLedger.open}
+              </Button>
+            ),
+          },
         ]}
       />
+      {explaining && <LeaveLedger employeeId={null} balance={explaining} onClose={() => setExplaining(null)} />}
 
       <Card withBorder padding="md" maw={560} component="section" aria-labelledby="leave-form-title">
         <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>

@@ -28,6 +28,7 @@ interface Values {
   company_id: string | null
   position: string
   hire_date: string | null
+  work_start_date: string | null
   manager_id: string | null
   status: string
   account: boolean
@@ -35,7 +36,7 @@ interface Values {
   password: string
 }
 
-const FIELDS = ['name', 'employee_no', 'phone', 'email', 'department_id', 'company_id', 'position', 'hire_date', 'manager_id', 'status', 'username', 'password']
+const FIELDS = ['name', 'employee_no', 'phone', 'email', 'department_id', 'company_id', 'position', 'hire_date', 'work_start_date', 'manager_id', 'status', 'username', 'password']
 
 interface Props {
   employee: Employee | null
@@ -61,6 +62,7 @@ export function EmployeeForm({ employee, departments, companies, onDone }: Props
       company_id: employee?.company_id ? String(employee.company_id) : null,
       position: employee?.position ?? '',
       hire_date: employee?.hire_date ?? null,
+      work_start_date: employee?.work_start_date ?? null,
       manager_id: employee?.manager_id ? String(employee.manager_id) : null,
       status: String(employee?.status ?? 1),
       account: false,
@@ -74,6 +76,8 @@ export function EmployeeForm({ employee, departments, companies, onDone }: Props
       email: email(w.shared),
       position: optional(w.shared, 100),
       hire_date: (value) => (value && !DATE.test(value) ? w.shared.badDate : null),
+      work_start_date: (value, values) =>
+        value && !DATE.test(value) ? w.shared.badDate : value && values.hire_date && value > values.hire_date ? e.workStartAfterHire : null,
       username: (value, values) => (values.account && !USERNAME.test(value.trim()) ? w.users.usernameRule : null),
       password: (value, values) => (values.account ? password(w.shared)(value) : null),
     },
@@ -90,6 +94,7 @@ export function EmployeeForm({ employee, departments, companies, onDone }: Props
         company_id: idOrNull(values.company_id),
         position: orNull(values.position),
         hire_date: values.hire_date || null,
+        work_start_date: values.work_start_date || null,
         // sent when changed: who decides an employee's requests is guarded (nobody picks their own decider)
         ...(!employee || idOrNull(values.manager_id) !== (employee.manager_id ?? null) ? { manager_id: idOrNull(values.manager_id) } : {}),
         status: values.status === '0' ? (0 as const) : (1 as const),
@@ -124,10 +129,11 @@ export function EmployeeForm({ employee, departments, companies, onDone }: Props
           <TextInput label={e.employeeNo} {...form.getInputProps('employee_no')} />
           <Select label={e.department} data={departments} clearable searchable {...form.getInputProps('department_id')} />
           <Select label={e.company} data={companies} clearable searchable {...form.getInputProps('company_id')} />
-          <TextInput label={e.position} {...form.getInputProps('position')} />
           <TextInput label={e.phone} type="tel" {...form.getInputProps('phone')} />
           <TextInput label={e.email} type="email" {...form.getInputProps('email')} />
           <DateField label={e.hireDate} clearable {...form.getInputProps('hire_date')} />
+          <DateField label={e.workStartDate} description={e.workStartHelp} clearable {...form.getInputProps('work_start_date')} />
+          <TextInput label={e.position} {...form.getInputProps('position')} />
           <EmployeeSelect label={e.manager} description={e.managerHelp} clearable {...form.getInputProps('manager_id')} />
           {employee && (
             <Select

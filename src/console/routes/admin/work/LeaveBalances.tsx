@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, unwrap } from '../../../api'
 import { DataTable } from '../../../components/DataTable'
+import { LeaveLedger } from '../../../components/LeaveLedger'
 import { applyApiErrors } from '../../../components/form-errors'
 import { can, useMe } from '../../../components/me'
 import { notifyFailed, notifySaved } from '../../../components/notify'
@@ -12,19 +13,25 @@ import { EmployeeSelect, useLeaveTypeOptions, useUnlimitedLeaveTypes } from './s
 import { todayIn } from '../../../components/dates'
 import { useWorkWords } from './words'
 
+type Balance = Awaited<ReturnType<typeof fetchBalances>>['balances'][number]
+const fetchBalances = (employeeId: number, year: number | null) =>
+  unwrap(api.admin.leave.balances.get({ query: { employee_id: employeeId, ...(year ? { year } : {}) } }))
+
 /** An employee's balances of a year, and adjustments of them (leave:manage). */
 export function LeaveBalances() {
+  const t = useT()
   const w = useWorkWords()
   const l = w.leave
   const me = useMe().data
   const [employee, setEmployee] = useState<string | null>(null)
   const [year, setYear] = useState<number | string>(Number(todayIn().slice(0, 4)))
   const [adjusting, setAdjusting] = useState<number | null>(null)
+  const [explaining, setExplaining] = useState<Balance | null>(null)
   const unlimited = useUnlimitedLeaveTypes().data
   const validYear = typeof year === 'number' && Number.isInteger(year) && year >= 1 && year <= 9999 ? year : null
   const balances = useQuery({
     queryKey: ['admin', 'leave', 'balances', employee, validYear],
-    queryFn: () => unwrap(api.admin.leave.balances.get({ query: { employee_id: Number(employee), ...(validYear ? { year: validYear } : {}) } })),
+    queryFn: () => fetchBalances(Number(employee), validYear),
     enabled: employee !== null,
   })
   return (
@@ -49,9 +56,18 @@ export function LeaveBalances() {
             { header: l.taken, cell: (balance) => balance.taken },
             { header: l.pending, cell: (balance) => balance.pending },
             { header: l.remaining, cell: (balance) => <Text fw={700}>{unlimited?.has(balance.type_id) ? l.noLimit : balance.remaining}</Text> },
+            {
+              header: t.common.actions,
+              cell: (balance) => (
+                <Button size="xs" variant="default" aria-label={t.common.leaveLedger.openOf(balance.type_name)} onClick={() => setExplaining(balance)}>
+                  {t.common.leaveLedger.open}
+                </Button>
+              ),
+            },
           ]}
         />
       )}
+      {explaining && employee && <LeaveLedger employeeId={Number(employee)} balance={explaining} onClose={() => setExplaining(null)} />}
       {adjusting !== null && employee && <AdjustForm employeeId={Number(employee)} year={adjusting} onClose={() => setAdjusting(null)} />}
     </Stack>
   )
