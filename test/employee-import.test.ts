@@ -292,7 +292,7 @@ describe('a file with problems: every one at once, nothing written', () => {
           row: 1,
           field: 'Dept',
           message:
-            'column B is not a column of the import; the columns are name, employee_no, phone, email, department, company_id, position, hire_date, status, manager_id, manager_employee_no, username, password',
+            'column B is not a column of the import; the columns are name, employee_no, phone, email, department, company_id, position, hire_date, work_start_date, status, manager_id, manager_employee_no, username, password',
         },
         {
           row: 1,
@@ -309,7 +309,7 @@ describe('a file with problems: every one at once, nothing written', () => {
         row: 1,
         field: 'Dept',
         message:
-          'B 列不是可导入的列；可导入的列为 name, employee_no, phone, email, department, company_id, position, hire_date, status, manager_id, manager_employee_no, username, password',
+          'B 列不是可导入的列；可导入的列为 name, employee_no, phone, email, department, company_id, position, hire_date, work_start_date, status, manager_id, manager_employee_no, username, password',
       },
       {
         row: 1,

@@ -173,11 +173,15 @@ describe('a yearly type with seniority tiers and carry-over', () => {
     const flatBalance = (await must(t, admin, 'GET', `/api/v1/admin/leave/balances?employee_id=${imported.id}&year=2026`)).balances.find((b: { type_id: number }) => b.type_id === flat.id)
     expect(flatBalance).toMatchObject({ granted: 7, remaining: 7 })
     const form2 = new FormData()
-    form2.append('file', new File(['name,employee_no,company_id,hire_date\nImported Two,I2,1,2026-04-01\n'], 'employees.csv', { type: 'text/csv' }))
+    // a work_start_date column: 12 years of work, so the statutory tier of 10 days too (10 × 275 ÷ 365 = 7.53 → 7)
+    form2.append('file', new File(['name,employee_no,company_id,hire_date,work_start_date\nImported Two,I2,1,2026-04-01,2014-04-01\n'], 'employees.csv', { type: 'text/csv' }))
     expect((await t.app.handle(new Request('http://localhost/api/v1/admin/employees/import?dry_run=false', { method: 'POST', body: form2, headers: { authorization: `Bearer ${admin}` } }))).status).toBe(200)
     const [second] = (await must(t, admin, 'GET', '/api/v1/admin/employees?search=Imported%20Two')).list
     const secondBalance = (await must(t, admin, 'GET', `/api/v1/admin/leave/balances?employee_id=${second.id}&year=2026`)).balances.find((b: { type_id: number }) => b.type_id === flat.id)
     expect(secondBalance).toMatchObject({ granted: 7, remaining: 7 })
+    expect(second.work_start_date).toBe('2014-04-01')
+    const statutory = (await must(t, admin, 'GET', `/api/v1/admin/leave/balances?employee_id=${second.id}&year=2026`)).balances.find((b: { type_id: number }) => b.type_id === ids.type)
+    expect(statutory).toMatchObject({ granted: 7 })
     await must(t, admin, 'PUT', `/api/v1/admin/leave/types/${flat.id}`, { status: 0 })
   })
 

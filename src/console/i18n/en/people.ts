@@ -180,7 +180,7 @@ export const people = {
       open: 'Import employees',
       title: 'Import employees',
       help:
-        'A CSV file (UTF-8) whose first row names the columns: name (required), employee_no, phone, email, department (by name), company_id, position, hire_date, status, manager_id, username, password. At most 5,000 rows; all or nothing.',
+        'A CSV file (UTF-8) whose first row names the columns: name (required), employee_no, phone, email, department (by name), company_id, position, hire_date, work_start_date, status, manager_id, username, password. At most 5,000 rows; all or nothing.',
       file: 'CSV file',
       check: 'Check',
       apply: 'Import',

@@ -180,7 +180,7 @@ export const people: typeof en = {
       open: '导入员工',
       title: '导入员工',
       help:
-        'CSV 文件（UTF-8），第一行为列名：name（必填）、employee_no、phone、email、department（部门名称）、company_id、position、hire_date、status、manager_id、username、password。最多 5,000 行；全部导入或全部不导入。',
+        'CSV 文件（UTF-8），第一行为列名：name（必填）、employee_no、phone、email、department（部门名称）、company_id、position、hire_date、work_start_date、status、manager_id、username、password。最多 5,000 行；全部导入或全部不导入。',
       file: 'CSV 文件',
       check: '检查',
       apply: '导入',

@@ -15,6 +15,7 @@ export const IMPORT_COLUMNS = [
   'company_id',
   'position',
   'hire_date',
+  'work_start_date',
   'status',
   'manager_id',
   'manager_employee_no',
