@@ -57,7 +57,7 @@ export function DataTable<Row>({ label, columns, rows, rowKey, loading, error, p
       </ScrollArea>
       {loading && (
         <Center p="md">
-          <Loader size="sm" aria-label={t.common.loading} />
+          <Loader size="sm" role="status" aria-label={t.common.loading} />
         </Center>
       )}
       {!loading && !error && rows?.length === 0 && (

@@ -24,7 +24,7 @@ export function Shell() {
   if (me.isPending)
     return (
       <Center h="100vh">
-        <Loader aria-label={t.common.loading} />
+        <Loader role="status" aria-label={t.common.loading} />
       </Center>
     )
   if (me.isError)
@@ -107,7 +107,7 @@ export function Shell() {
           <Suspense
             fallback={
               <Center p="xl">
-                <Loader aria-label={t.common.loading} />
+                <Loader role="status" aria-label={t.common.loading} />
               </Center>
             }
           >

@@ -166,7 +166,7 @@ export default function Inbox() {
               {w.undo}
             </Button>
           ) : (
-            <Loader size="xs" aria-label={t.common.loading} />
+            <Loader size="xs" role="status" aria-label={t.common.loading} />
           )}
         </Group>
       )
@@ -332,7 +332,7 @@ function Cards({ caption, items, loading, error, render }: { caption: string; it
       </Stack>
       {loading && (
         <Center p="md">
-          <Loader size="sm" aria-label={t.common.loading} />
+          <Loader size="sm" role="status" aria-label={t.common.loading} />
         </Center>
       )}
       {!loading && !error && items?.length === 0 && <Text c="dimmed">{t.common.empty}</Text>}

@@ -138,7 +138,7 @@ export default function FirstSteps() {
           {!loading && <Text size="sm">{w.progress(done, known.length)}</Text>}
         </Group>
         {loading ? (
-          <Loader size="sm" aria-label={t.common.loading} />
+          <Loader size="sm" role="status" aria-label={t.common.loading} />
         ) : done === known.length ? (
           <Text>{w.allDone}</Text>
         ) : (

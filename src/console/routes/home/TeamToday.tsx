@@ -73,7 +73,7 @@ export default function TeamToday({ quiet }: { quiet: boolean }) {
           </Group>
         )}
 
-        {board.isPending && <Loader size="sm" aria-label={t.common.loading} />}
+        {board.isPending && <Loader size="sm" role="status" aria-label={t.common.loading} />}
         {board.isError && !(quiet && refused) && (
           <Alert color="red" title={t.common.failed}>
             {board.error.message}

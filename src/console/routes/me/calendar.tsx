@@ -90,7 +90,7 @@ export default function Calendar() {
 
       {query.isError && <Alert color="red">{query.error.message}</Alert>}
       {query.isPending ? (
-        <Loader aria-label={t.common.loading} />
+        <Loader role="status" aria-label={t.common.loading} />
       ) : (
         <section aria-label={w.caption(shown)}>
           <SimpleGrid cols={7} spacing={4} verticalSpacing={4}>

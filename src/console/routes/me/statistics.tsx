@@ -68,7 +68,7 @@ export default function Statistics() {
         </Button>
       </Group>
       {stats.isError && <Alert color="red">{stats.error.message}</Alert>}
-      {ready && stats.isPending && <Loader aria-label={t.common.loading} />}
+      {ready && stats.isPending && <Loader role="status" aria-label={t.common.loading} />}
       {s && (
         <section aria-label={w.summary(start!, end!)}>
           <Stack>

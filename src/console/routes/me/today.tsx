@@ -67,7 +67,7 @@ export default function Today() {
     },
   })
 
-  if (today.isPending || rule.isPending) return <Loader aria-label={t.common.loading} />
+  if (today.isPending || rule.isPending) return <Loader role="status" aria-label={t.common.loading} />
   if (today.isError) return <Alert color="red">{today.error.message}</Alert>
 
   const zone = record?.timezone ?? browserZone()

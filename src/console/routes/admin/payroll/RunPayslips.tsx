@@ -141,7 +141,7 @@ export function RunPayslips({ run, editable }: { run: Run; editable: boolean }) 
       </ScrollArea>
       {payslips.isPending && (
         <Center p="md">
-          <Loader size="sm" aria-label={t.common.loading} />
+          <Loader size="sm" role="status" aria-label={t.common.loading} />
         </Center>
       )}
       {payslips.data?.payslips.length === 0 && <Text c="dimmed">{t.common.empty}</Text>}

@@ -29,7 +29,7 @@ export default function RunPage() {
   if (run.isPending)
     return (
       <Center p="xl">
-        <Loader aria-label={t.common.loading} />
+        <Loader role="status" aria-label={t.common.loading} />
       </Center>
     )
   if (run.error)

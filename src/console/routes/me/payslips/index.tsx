@@ -27,7 +27,7 @@ export default function Payslips() {
       <section aria-label={w.listCaption(year)}>
         {list.isPending && (
           <Center p="md">
-            <Loader size="sm" aria-label={t.common.loading} />
+            <Loader size="sm" role="status" aria-label={t.common.loading} />
           </Center>
         )}
         {list.error && (

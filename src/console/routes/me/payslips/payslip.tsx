@@ -34,7 +34,7 @@ export default function PayslipPage() {
       <PageTitle>{w.payslipOf(shownMonth)}</PageTitle>
       {payslip.isPending && (
         <Center p="md">
-          <Loader size="sm" aria-label={t.common.loading} />
+          <Loader size="sm" role="status" aria-label={t.common.loading} />
         </Center>
       )}
       {payslip.error &&
