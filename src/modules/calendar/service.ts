@@ -86,8 +86,8 @@ export type LeaveOfDates = (employeeId: number, start: string, end: string) => P
 const NO_LEAVE: LeaveOfDates = async () => new Map()
 
 /** What the leave module does when the calendar changes on `dates` (CONTRACT §18: leave over them is recounted), in the change's transaction. */
-export type RecountLeave = (tx: Queryable, companyId: number, dates: readonly string[], actor: Actor, now: Date) => Promise<unknown>
-const NO_RECOUNT: RecountLeave = async () => null
+export type RecountLeave = (tx: Queryable, companyId: number, dates: readonly string[], actor: Actor, now: Date) => Promise<void>
+const NO_RECOUNT: RecountLeave = async () => {}
 
 export function createCalendarService(
   { database, clock, defaultZone, ruleCache }: CalendarDeps,

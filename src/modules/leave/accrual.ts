@@ -1,3 +1,4 @@
+import { isLeapYear } from '../../lib/dates'
 import { daysBetween } from '../../lib/local-time'
 
 /*
@@ -58,10 +59,8 @@ const workStart = (employee: AccrualEmployee) => employee.workStartDate ?? emplo
 /** The anniversary of `start` in `year` (29 February: 1 March in a common year). */
 function anniversary(start: string, year: number): string {
   const date = `${String(year).padStart(4, '0')}${start.slice(4)}`
-  return start.slice(5) === '02-29' && !isLeap(year) ? `${date.slice(0, 5)}03-01` : date
+  return start.slice(5) === '02-29' && !isLeapYear(year) ? `${date.slice(0, 5)}03-01` : date
 }
-
-const isLeap = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
 
 /**
  * The yearly grant of `year` (granted on 1 January): the year's half-days by the tier of each day
@@ -86,7 +85,7 @@ export function yearlyGrant(type: Pick<AccrualType, 'annualHalfDays' | 'tiers'>,
   if (from === first && weighted.length === 1) return weighted[0].halfDays
   // Σ half-days × days ÷ days of the year, in whole days (2 half-days), rounded down
   const sum = weighted.reduce((total, s) => total + s.halfDays * s.days, 0)
-  return Math.floor(sum / (2 * (isLeap(year) ? 366 : 365))) * 2
+  return Math.floor(sum / (2 * (isLeapYear(year) ? 366 : 365))) * 2
 }
 
 /** The 1sts of `year` up to `through` (a date) on which the employee is employed. */
@@ -139,7 +138,7 @@ export function expireCarry(carriedHalfDays: number, usedHalfDays: number, remai
 /** The date in `year` after which carried days lapse (MM-DD; 29 February in a common year is the 28th). */
 export function expiryDate(expires: string, year: number): string {
   const date = `${String(year).padStart(4, '0')}-${expires}`
-  return expires === '02-29' && !isLeap(year) ? `${date.slice(0, 5)}02-28` : date
+  return expires === '02-29' && !isLeapYear(year) ? `${date.slice(0, 5)}02-28` : date
 }
 
 /** The events and their ledger rows (CONTRACT §18), named once per employee and type. */

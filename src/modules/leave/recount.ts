@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
-import { attendanceGroupMembers, attendanceGroups, leaveLedger, leaveRequests, leaveTypes } from '../../db/schema'
+import { attendanceGroupMembers, attendanceGroups, leaveLedger, leaveRequests } from '../../db/schema'
 import { ConflictError } from '../../http/errors'
 import { addDays } from '../../lib/local-time'
 import { recordAudits, type Actor } from '../audit/recorder'
@@ -30,12 +30,6 @@ export async function workHalfDays(q: Queryable, context: CallerContext, start: 
   return perYear
 }
 
-/** What a calendar change did to leave: each request recounted (days before and after) or cancelled for want of a work day. */
-export interface LeaveRecounted {
-  recounted: { id: number; days_before: number; days_after: number }[]
-  cancelled: number[]
-}
-
 /**
  * A calendar change inside pending or approved leave recounts it (CONTRACT §18), in the change's
  * transaction: the request's days become its work days under the new calendar, and the ledger
@@ -48,9 +42,8 @@ export function createLeaveRecount(deps: { db: Db; defaultZone: string; ruleCach
   // membership and rules are not what the change changes: read as a request reads them
   const contextOf = employeeContext(deps)
 
-  return async (tx: Queryable, companyId: number, dates: readonly string[], actor: Actor, now: Date): Promise<LeaveRecounted> => {
-    const done: LeaveRecounted = { recounted: [], cancelled: [] }
-    if (dates.length === 0) return done
+  return async (tx: Queryable, companyId: number, dates: readonly string[], actor: Actor, now: Date): Promise<void> => {
+    if (dates.length === 0) return
     const sorted = [...dates].sort()
     const changed = new Set(sorted)
     const candidates = await tx
@@ -95,9 +88,8 @@ export function createLeaveRecount(deps: { db: Db; defaultZone: string; ruleCach
         // no work day left: the request ends, its days given back
         await repo.transition(tx, request.id, [request.status], 'cancelled', now)
         await repo.append(tx, held.filter((row) => Number(row.halfDays) !== 0).map((row) => entry(row.year, returnKind, -Number(row.halfDays))))
-        done.cancelled.push(request.id)
       } else {
-        const type = (await tx.select().from(leaveTypes).where(eq(leaveTypes.id, request.typeId)))[0]
+        const type = (await repo.findType(tx, request.typeId))!
         const years = new Set([...perYear.keys(), ...held.map((row) => row.year)])
         for (const year of years) {
           const difference = (perYear.get(year) ?? 0) - Number(held.find((row) => row.year === year)?.halfDays ?? 0)
@@ -110,7 +102,6 @@ export function createLeaveRecount(deps: { db: Db; defaultZone: string; ruleCach
           }
         }
         await tx.update(leaveRequests).set({ halfDays: total, updatedAt: now }).where(eq(leaveRequests.id, request.id))
-        done.recounted.push({ id: request.id, days_before: daysOf(request.halfDays), days_after: daysOf(total) })
       }
       audits.push({
         action: total === 0 ? 'leave_request.cancel' : 'leave_request.recount',
@@ -121,7 +112,6 @@ export function createLeaveRecount(deps: { db: Db; defaultZone: string; ruleCach
       })
     }
     await recordAudits(tx, actor, now, audits)
-    return done
   }
 }
 

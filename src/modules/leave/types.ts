@@ -2,6 +2,7 @@ import type { Database } from '../../db/client'
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors'
 import { pageWindow, p2Pagination } from '../../http/pagination'
 import type { Clock } from '../../lib/clock'
+import { isCalendarDate } from '../../lib/dates'
 import { onConstraint } from '../../lib/sqlite-errors'
 import { requiredText } from '../../lib/text'
 import { recordAudit, type Actor } from '../audit/recorder'
@@ -13,8 +14,8 @@ import { halfDaysOf, toTypeResponse } from './shapes'
 
 type AccrualFields = Pick<repo.NewType, 'accrual' | 'seniorityTiers' | 'carryOverMaxHalfDays' | 'carryOverExpires'>
 
-const MONTH_DAY = /^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+/** MM-DD of some year: a real date of a leap year (29 February too). */
+const isMonthDay = (value: string) => /^\d{2}-\d{2}$/.test(value) && isCalendarDate(`2000-${value}`)
 
 /** The accrual settings sent (CONTRACT §18) in their stored form; a field not sent is undefined. */
 function accrualFields(input: UpdateTypeInput): AccrualFields {
@@ -24,8 +25,7 @@ function accrualFields(input: UpdateTypeInput): AccrualFields {
   if (twice) throw ValidationError.of([{ field: 'seniority_tiers', message: say.tierTwice({ years: twice.fromYears }) }])
   const expires = input.carry_over_expires
   if (expires != null) {
-    const match = MONTH_DAY.exec(expires)
-    if (!match || Number(match[2]) > DAYS_IN_MONTH[Number(match[1]) - 1])
+    if (!isMonthDay(expires))
       throw new ValidationError(say.notMonthDay({ value: expires }), [{ field: 'carry_over_expires', message: say.monthDay() }])
   }
   return {

@@ -1,3 +1,4 @@
+import { isLeapYear } from '../../../lib/dates'
 import { daysBetween, weekday } from '../../../lib/local-time'
 import { weekdayRules } from '../../attendance/records'
 import type { RuleRow } from '../../attendance/setup/repository'
@@ -36,8 +37,7 @@ export function monthBounds(month: string): { first: string; last: string } {
   const year = Number(month.slice(0, 4))
   const index = Number(month.slice(5, 7))
   // counted, not stepped back from the next month's first day: 9999-12 has no next month
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-  const days = index === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(index) ? 30 : 31
+  const days = index === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(index) ? 30 : 31
   return { first: `${month}-01`, last: `${month}-${days}` }
 }
 
