@@ -394,7 +394,12 @@ describe('a server killed mid-upload (local disk)', () => {
       declared: head.length + 20 * MiB + TAIL.length,
       sendBytes: 4 * MiB,
       after: async () => {
-        await eventually(() => expect(filesUnder(filesDir)).toHaveLength(1))
+        // the temp file exists before its first bytes are written: wait for bytes, so the kill leaves a partial file
+        await eventually(() => {
+          const files = filesUnder(filesDir)
+          expect(files).toHaveLength(1)
+          expect(statSync(join(filesDir, files[0])).size).toBeGreaterThan(0)
+        })
         await server.kill()
       },
     })
