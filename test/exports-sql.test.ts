@@ -92,7 +92,7 @@ describe('the export’s JS aggregates equal the statistics’ SQL on the same r
           startDate: start,
           endDate: halfDay ? start : (DATES[Math.min(DATES.length - 1, DATES.indexOf(start) + length)] ?? start),
           halfDay,
-          halfDays: 1,
+          amount: 1,
           status,
         }))
         if (requests.length > 0) await db.insert(leaveRequests).values(requests)

@@ -434,7 +434,7 @@ describe('opening leave balances', () => {
     expect(await balanceOf('P02', 2024)).toEqual({ type_id: 1, type_name: 'Annual leave', year: 2024, granted: 8, taken: 0, pending: 0, remaining: 8 })
     expect(await balanceOf('P03', 2025)).toEqual({ type_id: 1, type_name: 'Annual leave', year: 2025, granted: 12.5, taken: 0, pending: 0, remaining: 12.5 })
     const ledger = await t.deps.database.db
-      .select({ employeeId: leaveLedger.employeeId, year: leaveLedger.year, kind: leaveLedger.kind, halfDays: leaveLedger.halfDays, reason: leaveLedger.reason })
+      .select({ employeeId: leaveLedger.employeeId, year: leaveLedger.year, kind: leaveLedger.kind, halfDays: leaveLedger.amount, reason: leaveLedger.reason })
       .from(leaveLedger)
       .orderBy(asc(leaveLedger.id))
     expect(ledger).toEqual([

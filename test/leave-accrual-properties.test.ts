@@ -157,7 +157,7 @@ async function check(w: World, when: string) {
       let taken = 0
       for (const type of w.types) {
         const rows = ledger.filter((row) => row.employeeId === person.id && row.typeId === type.id && row.year === year)
-        const sum = (kinds: string[]) => rows.filter((row) => kinds.includes(row.kind)).reduce((total, row) => total + row.halfDays, 0)
+        const sum = (kinds: string[]) => rows.filter((row) => kinds.includes(row.kind)).reduce((total, row) => total + row.amount, 0)
         const granted = (type.accrual === 'none' ? type.annualHalfDays : 0) + sum(['adjustment', 'grant', 'carry', 'lapse'])
         const expected = { granted: granted / 2, taken: sum(['taken', 'reversal']) / 2, pending: sum(['pending', 'release']) / 2 }
         const shown = balances.find((b: { type_id: number }) => b.type_id === type.id)
@@ -172,8 +172,8 @@ async function check(w: World, when: string) {
   // each open request's ledger holds its days, and its days are its work days now
   const open = await db.select().from(leaveRequests).where(and(eq(leaveRequests.status, 'approved')))
   for (const request of open) {
-    const held = ledger.filter((row) => row.requestId === request.id && ['taken', 'reversal'].includes(row.kind)).reduce((total, row) => total + row.halfDays, 0)
-    expect(held, `${when}: request ${request.id}`).toBe(request.halfDays)
+    const held = ledger.filter((row) => row.requestId === request.id && ['taken', 'reversal'].includes(row.kind)).reduce((total, row) => total + row.amount, 0)
+    expect(held, `${when}: request ${request.id}`).toBe(request.amount)
   }
 }
 

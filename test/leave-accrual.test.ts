@@ -54,7 +54,7 @@ const balance = async (who: keyof typeof ids, year: number) => {
 
 const rowsOf = (who: keyof typeof ids) =>
   t.deps.database.db
-    .select({ year: leaveLedger.year, kind: leaveLedger.kind, halfDays: leaveLedger.halfDays, event: leaveLedger.event, reason: leaveLedger.reason })
+    .select({ year: leaveLedger.year, kind: leaveLedger.kind, halfDays: leaveLedger.amount, event: leaveLedger.event, reason: leaveLedger.reason })
     .from(leaveLedger)
     .where(and(eq(leaveLedger.employeeId, ids[who]), eq(leaveLedger.typeId, ids.type), sql`${leaveLedger.event} IS NOT NULL`))
     .orderBy(asc(leaveLedger.id))
@@ -283,7 +283,7 @@ describe('the close of a year and the expiry of carried days', () => {
     for (const who of ['veteran', 'joiner'] as const)
       for (const year of [2026, 2027]) {
         const rows = await t.deps.database.db
-          .select({ kind: leaveLedger.kind, halfDays: leaveLedger.halfDays })
+          .select({ kind: leaveLedger.kind, halfDays: leaveLedger.amount })
           .from(leaveLedger)
           .where(and(eq(leaveLedger.employeeId, ids[who]), eq(leaveLedger.typeId, ids.type), eq(leaveLedger.year, year)))
         const sum = (kinds: string[]) => rows.filter((row) => kinds.includes(row.kind)).reduce((total, row) => total + row.halfDays, 0) / 2

@@ -34,7 +34,7 @@ const balance = async (type: keyof typeof types) =>
   (await must(t, admin, 'GET', `/api/v1/admin/leave/balances?employee_id=${employee}&year=2026`)).balances.find((b: { type_id: number }) => b.type_id === types[type])
 const calendarRows = (id: number) =>
   t.deps.database.db
-    .select({ kind: leaveLedger.kind, halfDays: leaveLedger.halfDays })
+    .select({ kind: leaveLedger.kind, halfDays: leaveLedger.amount })
     .from(leaveLedger)
     .where(and(eq(leaveLedger.requestId, id), eq(leaveLedger.reason, 'calendar')))
     .orderBy(asc(leaveLedger.id))

@@ -238,7 +238,7 @@ describe('requests', () => {
     expect((await ask({ start_date: '2024-03-18', end_date: '2024-03-18' }, 'mia')).body.data.approver).toBeNull()
     expect((await as('ann', 'GET', '/api/v1/leave/balances')).body.data.balances[0]).toEqual(annual(12.5, 0, 8))
     const ledger = await database().select().from(leaveLedger).where(eq(leaveLedger.requestId, 1))
-    expect(ledger.map(({ kind, halfDays, year }) => ({ kind, halfDays, year }))).toEqual([{ kind: 'pending', halfDays: 8, year: 2024 }])
+    expect(ledger.map(({ kind, amount, year }) => ({ kind, amount, year }))).toEqual([{ kind: 'pending', amount: 8, year: 2024 }])
   })
 
   test('refusals name the figures, and store nothing', async () => {
@@ -376,7 +376,7 @@ describe('decide (the approvals’ service function)', () => {
     try {
       const outcomes = await Promise.allSettled([leave.decide(2, 'approved', ADMIN_ACTOR, null), serviceOf(other).decide(2, 'rejected', ADMIN_ACTOR, null)])
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected'])
-      const rows = await database().select({ kind: leaveLedger.kind, halfDays: leaveLedger.halfDays }).from(leaveLedger).where(eq(leaveLedger.requestId, 2))
+      const rows = await database().select({ kind: leaveLedger.kind, halfDays: leaveLedger.amount }).from(leaveLedger).where(eq(leaveLedger.requestId, 2))
       // pending once, released once, and taken only when the approval won
       const won = (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ status: string }>).value.status
       expect(rows).toEqual([
@@ -427,7 +427,7 @@ describe('cancelling approved leave', () => {
     const byHr = await adminReq('POST', '/api/v1/admin/leave/requests/4/cancel')
     expect(byHr.body.data).toMatchObject({ id: 4, status: 'cancelled', decision_note: 'Get well' })
     expect((await as('ann', 'GET', '/api/v1/leave/balances')).body.data.balances[0]).toEqual(annual(12.5, await takenOf(2), 0))
-    const kinds = await database().select({ kind: leaveLedger.kind, halfDays: leaveLedger.halfDays }).from(leaveLedger).where(eq(leaveLedger.requestId, 4))
+    const kinds = await database().select({ kind: leaveLedger.kind, halfDays: leaveLedger.amount }).from(leaveLedger).where(eq(leaveLedger.requestId, 4))
     expect(kinds).toEqual([
       { kind: 'pending', halfDays: 6 },
       { kind: 'release', halfDays: -6 },
@@ -447,7 +447,7 @@ describe('cancelling approved leave', () => {
 /** Days request `id` holds as taken (0 or its days, by whichever decision won the race above). */
 async function takenOf(id: number): Promise<number> {
   const rows = await database().select().from(leaveLedger).where(and(eq(leaveLedger.requestId, id), eq(leaveLedger.kind, 'taken')))
-  return rows.reduce((sum, row) => sum + row.halfDays, 0) / 2
+  return rows.reduce((sum, row) => sum + row.amount, 0) / 2
 }
 
 describe('races: the balance never goes below zero', () => {

@@ -420,7 +420,7 @@ function leaveRow(e: EmployeePlan, typeId: number, start: string, end: string, h
     startDate: start,
     endDate: end,
     halfDay: half,
-    halfDays: Math.max(1, halfDays),
+    amount: Math.max(1, halfDays),
     reason: 'generated',
     status: status as LeaveRow['status'],
     decidedAt: status === 'pending' ? null : new Date(`${start}T00:00:00Z`),

@@ -609,7 +609,7 @@ async function changeEmployeeMonth(w: World, c: CompanyPlan, e: EmployeePlan, mo
         startDate: date,
         endDate: date,
         halfDay: half,
-        halfDays: half ? 1 : 2,
+        amount: half ? 1 : 2,
         status: 'approved',
         reason: why,
         decidedAt: t.clock.now(),

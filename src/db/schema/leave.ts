@@ -16,6 +16,9 @@ export const requestParties = {
 }
 
 export const ACCRUALS = ['none', 'yearly', 'monthly'] as const
+export const LEAVE_UNITS = ['day', 'hour'] as const
+/** A day of an hourly type's allowance: its annual days, tiers and carry-over are counted at 8 hours a day (CONTRACT §16: hourly = daily ÷ 8). */
+export const MINUTES_PER_LEAVE_DAY = 8 * 60
 
 /**
  * Kinds of leave (CONTRACT §9). Day amounts are integer half-days (exact, as money is fen):
@@ -39,6 +42,14 @@ export const leaveTypes = sqliteTable(
     carryOverExpires: text('carry_over_expires'),
     // accrual and carry_over_max_half_days are checked by triggers (drizzle/0020): a CHECK added to this
     // table would rebuild it, and a table others reference cannot be dropped inside the migration's transaction
+    /**
+     * CONTRACT §18: `day` (requests of whole and half days) or `hour` (requests of a time span on one
+     * date, their work time without breaks); fixed once the type has requests or ledger rows
+     */
+    unit: text('unit', { enum: LEAVE_UNITS }).notNull().default('day'),
+    /** a leaver's remaining days are paid out on their last payslip (daily × 2 × days); day types only */
+    payoutOnLeaving: integer('payout_on_leaving', { mode: 'boolean' }).notNull().default(false),
+    // unit and payout_on_leaving are checked by triggers too (drizzle/0021), as accrual is
     /** 1 enabled, 0 disabled */
     status: integer('status').notNull().default(1),
     ...timestamps,
@@ -52,7 +63,11 @@ export const leaveTypes = sqliteTable(
 
 export const LEAVE_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const
 
-/** A leave request over local dates [start_date, end_date]; `half_days` counts only its work days. */
+/**
+ * A leave request over local dates [start_date, end_date]. `amount` counts only its work time, in
+ * its type's unit: half-days of its work days, or, for an hourly request (start_time and end_time
+ * on one date), minutes of work time without breaks.
+ */
 export const leaveRequests = sqliteTable(
   'leave_requests',
   {
@@ -68,7 +83,11 @@ export const leaveRequests = sqliteTable(
     endDate: text('end_date').notNull(),
     /** am or pm off on a single date; null for whole days */
     halfDay: text('half_day', { enum: ['am', 'pm'] }),
-    halfDays: integer('half_days').notNull(),
+    /** HH:MM local, both or neither: an hourly request's span on start_date (= end_date) */
+    startTime: text('start_time'),
+    endTime: text('end_time'),
+    /** half-days, or minutes for an hourly request (see above) */
+    amount: integer('amount').notNull(),
     reason: text('reason').notNull().default(''),
     status: text('status', { enum: LEAVE_STATUSES }).notNull().default('pending'),
     ...requestParties,
@@ -85,20 +104,22 @@ export const leaveRequests = sqliteTable(
     check('leave_requests_status_check', sql`${t.status} IN ('pending', 'approved', 'rejected', 'cancelled')`),
     check('leave_requests_half_day_check', sql`${t.halfDay} IS NULL OR (${t.halfDay} IN ('am', 'pm') AND ${t.startDate} = ${t.endDate})`),
     check('leave_requests_dates_check', sql`${t.startDate} <= ${t.endDate}`),
-    check('leave_requests_half_days_check', sql`${t.halfDays} > 0`),
+    check('leave_requests_half_days_check', sql`${t.amount} > 0`),
+    // start_time and end_time are checked by triggers (drizzle/0021): a CHECK added here would rebuild a table the ledger references
   ],
 )
 
 /**
- * What a ledger row moves, in half-days: each kind changes one figure of a balance. `grant`,
+ * What a ledger row moves, in its type's unit: each kind changes one figure of a balance. `grant`,
  * `carry` and `lapse` are accrual's (CONTRACT §18): a grant adds, a carry moves days out of a
- * year (negative) and into the next (positive), a lapse takes days that were not used in time.
+ * year (negative) and into the next (positive), a lapse takes days that were not used in time;
+ * a `payout` takes the days a leaver is paid for on their last payslip.
  */
-export const LEDGER_KINDS = ['adjustment', 'pending', 'release', 'taken', 'reversal', 'grant', 'carry', 'lapse'] as const
+export const LEDGER_KINDS = ['adjustment', 'pending', 'release', 'taken', 'reversal', 'grant', 'carry', 'lapse', 'payout'] as const
 
 /**
  * Every change of a balance (employee, type, year), so a balance is always explained:
- * granted = the type's annual days (accrual none only) + Σ adjustment, grant, carry and lapse;
+ * granted = the type's annual days (accrual none only) + Σ adjustment, grant, carry, lapse and payout;
  * pending = Σ pending + Σ release (negative); taken = Σ taken + Σ reversal (negative);
  * remaining = granted − taken − pending.
  */
@@ -114,8 +135,8 @@ export const leaveLedger = sqliteTable(
       .references(() => leaveTypes.id, { onDelete: 'restrict' }),
     year: integer('year').notNull(),
     kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
-    /** signed half-days */
-    halfDays: integer('half_days').notNull(),
+    /** signed, in the type's unit: half-days, or minutes for an hourly type */
+    amount: integer('amount').notNull(),
     reason: text('reason').notNull().default(''),
     requestId: integer('request_id').references(() => leaveRequests.id, { onDelete: 'restrict' }),
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
@@ -127,7 +148,7 @@ export const leaveLedger = sqliteTable(
     index('leave_ledger_balance_idx').on(t.employeeId, t.typeId, t.year),
     index('leave_ledger_request_idx').on(t.requestId),
     uniqueIndex('leave_ledger_event_unique').on(t.employeeId, t.typeId, t.event).where(sql`${t.event} IS NOT NULL`),
-    check('leave_ledger_kind_check', sql`${t.kind} IN ('adjustment', 'pending', 'release', 'taken', 'reversal', 'grant', 'carry', 'lapse')`),
-    check('leave_ledger_half_days_check', sql`${t.halfDays} <> 0`),
+    check('leave_ledger_kind_check', sql`${t.kind} IN ('adjustment', 'pending', 'release', 'taken', 'reversal', 'grant', 'carry', 'lapse', 'payout')`),
+    check('leave_ledger_amount_check', sql`${t.amount} <> 0`),
   ],
 )

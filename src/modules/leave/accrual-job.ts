@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/client'
 import { companies, employees, leaveLedger, leaveRequests, leaveTypes } from '../../db/schema'
 import { localDate } from '../../lib/local-time'
 import { closeYear, EVENTS, expireCarry, expiryDate, monthlyGrants, yearlyGrant, type AccrualEmployee, type AccrualType } from './accrual'
+import { unitsPerHalfDay } from './hours'
 import { remainingEffect, type TypeRow } from './repository'
 
 /*
@@ -72,7 +73,7 @@ export async function accrueLeave(db: Queryable, now: Date, defaultZone: string,
   // what the ledger holds already: the events written (with their amounts) and each year's remaining
   const [events, sums] = await Promise.all([
     db
-      .select({ employeeId: leaveLedger.employeeId, typeId: leaveLedger.typeId, event: leaveLedger.event, halfDays: leaveLedger.halfDays })
+      .select({ employeeId: leaveLedger.employeeId, typeId: leaveLedger.typeId, event: leaveLedger.event, amount: leaveLedger.amount })
       .from(leaveLedger)
       .where(and(within, isNotNull(leaveLedger.event))),
     db
@@ -81,16 +82,17 @@ export async function accrueLeave(db: Queryable, now: Date, defaultZone: string,
       .where(within)
       .groupBy(leaveLedger.employeeId, leaveLedger.typeId, leaveLedger.year),
   ])
-  const written = new Map(events.map((row) => [key(row.employeeId, row.typeId, row.event!), row.halfDays]))
+  const written = new Map(events.map((row) => [key(row.employeeId, row.typeId, row.event!), row.amount]))
   const remaining = new Map(sums.map((row) => [key(row.employeeId, row.typeId, row.year), Number(row.remaining)]))
 
   const rows: Row[] = []
-  const add = (employeeId: number, typeId: number, year: number, kind: Row['kind'], halfDays: number, event: string, reason: string) => {
-    if (halfDays === 0 || written.has(key(employeeId, typeId, event))) return
-    written.set(key(employeeId, typeId, event), halfDays)
-    rows.push({ employeeId, typeId, year, kind, halfDays, event, reason, actorId: null, createdAt: now })
+  /** amounts in the type's unit (accrual's half-days × unitsPerHalfDay) */
+  const add = (employeeId: number, typeId: number, year: number, kind: Row['kind'], amount: number, event: string, reason: string) => {
+    if (amount === 0 || written.has(key(employeeId, typeId, event))) return
+    written.set(key(employeeId, typeId, event), amount)
+    rows.push({ employeeId, typeId, year, kind, amount, event, reason, actorId: null, createdAt: now })
     const balance = key(employeeId, typeId, year)
-    remaining.set(balance, (remaining.get(balance) ?? 0) + halfDays)
+    remaining.set(balance, (remaining.get(balance) ?? 0) + amount)
   }
   // carried days whose expiry has passed, by type, year and expiry date: the days used before it are read below
   const expiring: { employeeId: number; type: TypeRow; year: number; date: string }[] = []
@@ -101,18 +103,20 @@ export async function accrueLeave(db: Queryable, now: Date, defaultZone: string,
     const employee: AccrualEmployee = person
     for (const row of types) {
       const type = typeOf(row)
+      // an hourly type's days are 8 hours each, in minutes
+      const per = unitsPerHalfDay(row.unit)
       // last year's grants only where the type existed by its end: a type made this year accrues from this year
       const years = localDate(row.createdAt, person.zone ?? defaultZone) <= `${year - 1}-12-31` ? [year - 1, year] : [year]
       for (const y of years) {
-        if (type.accrual === 'yearly') add(person.id, row.id, y, 'grant', yearlyGrant(type, employee, y), EVENTS.grant(String(y)), REASONS.grant(String(y)))
+        if (type.accrual === 'yearly') add(person.id, row.id, y, 'grant', yearlyGrant(type, employee, y) * per, EVENTS.grant(String(y)), REASONS.grant(String(y)))
         else
           for (const grant of monthlyGrants(type, employee, y, y < year ? `${y}-12-31` : today))
-            add(person.id, row.id, y, 'grant', grant.halfDays, EVENTS.grant(grant.month), REASONS.grant(grant.month))
+            add(person.id, row.id, y, 'grant', grant.halfDays * per, EVENTS.grant(grant.month), REASONS.grant(grant.month))
       }
       // last year's close, unless it was closed already
       const last = year - 1
       if (!written.has(key(person.id, row.id, EVENTS.carryOut(last))) && !written.has(key(person.id, row.id, EVENTS.lapse(last)))) {
-        const { carried, lapsed } = closeYear(remaining.get(key(person.id, row.id, last)) ?? 0, type.carryOverMaxHalfDays)
+        const { carried, lapsed } = closeYear(remaining.get(key(person.id, row.id, last)) ?? 0, type.carryOverMaxHalfDays * per)
         add(person.id, row.id, last, 'carry', -carried, EVENTS.carryOut(last), REASONS.carryOut(last))
         add(person.id, row.id, year, 'carry', carried, EVENTS.carryIn(last), REASONS.carryIn(last))
         add(person.id, row.id, last, 'lapse', -lapsed, EVENTS.lapse(last), REASONS.lapse(last))
@@ -129,7 +133,7 @@ export async function accrueLeave(db: Queryable, now: Date, defaultZone: string,
   for (const items of groups.values()) {
     const { type, year, date } = items[0]
     const used = await db
-      .select({ employeeId: leaveLedger.employeeId, halfDays: sql<number>`sum(${leaveLedger.halfDays})` })
+      .select({ employeeId: leaveLedger.employeeId, amount: sql<number>`sum(${leaveLedger.amount})` })
       .from(leaveLedger)
       .innerJoin(leaveRequests, eq(leaveRequests.id, leaveLedger.requestId))
       .where(
@@ -142,7 +146,7 @@ export async function accrueLeave(db: Queryable, now: Date, defaultZone: string,
         ),
       )
       .groupBy(leaveLedger.employeeId)
-    const usedBy = new Map(used.map((row) => [row.employeeId, Number(row.halfDays)]))
+    const usedBy = new Map(used.map((row) => [row.employeeId, Number(row.amount)]))
     for (const { employeeId } of items) {
       const carried = written.get(key(employeeId, type.id, EVENTS.carryIn(year - 1)))!
       const lapsed = expireCarry(carried, usedBy.get(employeeId) ?? 0, remaining.get(key(employeeId, type.id, year)) ?? 0)

@@ -17,6 +17,59 @@ export const say = defineMessages('leave', {
   },
   onlyOneDate: { en: 'only when start_date = end_date', zh: '仅限 start_date = end_date 时使用' },
 
+  // hourly leave (service.ts, CONTRACT §18)
+  timesNeedHourType: {
+    en: '"{type}" is taken in days: start_time and end_time are for a type with unit "hour"',
+    zh: '“{type}”按天请假：start_time 和 end_time 只适用于 unit 为 "hour" 的假期类型',
+  },
+  dayType: { en: 'only for a type taken by the hour', zh: '仅适用于按小时请假的假期类型' },
+  hourTypeNeedsTimes: {
+    en: '"{type}" is taken by the hour: send start_time and end_time (HH:MM) on one date',
+    zh: '“{type}”按小时请假：请提供同一天的 start_time 和 end_time（HH:MM）',
+  },
+  timeRequired: { en: 'is required for a type taken by the hour', zh: '按小时请假时为必填项' },
+  hoursOneDate: {
+    en: 'Hourly leave is on one date: end_date must be start_date ({start} to {end} is not one date)',
+    zh: '按小时请假只能在同一天：end_date 必须等于 start_date（{start} 至 {end} 不是同一天）',
+  },
+  hoursNoHalfDay: { en: 'cannot be sent with start_time and end_time: hourly leave is its own span', zh: '不能与 start_time、end_time 同时提供：按小时请假自有时段' },
+  endNotAfterStart: { en: 'end_time {end} is not after start_time {start}', zh: 'end_time {end} 不晚于 start_time {start}' },
+  afterStartTime: { en: 'must be after start_time', zh: '必须晚于 start_time' },
+  noWorkTime: {
+    en: '{date} from {start} to {end} holds none of your work time (your work hours less the break, on a work day): there is nothing to take leave from',
+    zh: '{date} {start} 至 {end} 不含您的工作时间（工作日的上班时段，扣除休息时间）：无需请假',
+  },
+  noWorkTimeField: { en: 'the span holds no work time', zh: '该时段内没有工作时间' },
+  atHours: { en: 'on {date} from {start} to {end}', zh: '{date} {start} 至 {end}' },
+  notEnoughHoursLeft: {
+    en: 'You asked for {hours} hours of {type} in {year}, but only {remaining} remain (granted {granted}, taken {taken}, pending {pending})',
+    zh: '您申请了 {year} 年的“{type}”{hours} 小时，但只剩 {remaining} 小时（额度 {granted} 小时，已休 {taken} 小时，待审批 {pending} 小时）',
+  },
+  requestedAndLeftHours: { en: '{hours} hours requested, {remaining} remain', zh: '申请 {hours} 小时，剩余 {remaining} 小时' },
+  unitFixed: {
+    en: 'Leave type "{type}" has requests or balance rows in {unit}s: its unit cannot change (make a new type instead)',
+    zh: '假期类型“{type}”已有按{unit}计的申请或余额记录：不能更改单位（请新建一个假期类型）',
+  },
+  payoutDaysOnly: { en: 'applies to a type taken in days (unit "day")', zh: '仅适用于按天请假的假期类型（unit 为 "day"）' },
+  daysOrHours: {
+    en: '"{type}" is counted in {unit}s: send {field} (and not the other)',
+    zh: '“{type}”以{unit}计：请提供 {field}（不要同时提供另一项）',
+  },
+  otherUnit: { en: 'is for a type counted in the other unit', zh: '只适用于以另一单位计的假期类型' },
+  hoursZero: { en: 'hours must not be 0', zh: 'hours 不能为 0' },
+  notWholeMinutes: { en: 'hours {hours} is not a whole number of minutes (0.25 is 15 minutes)', zh: 'hours {hours} 不是整分钟数（0.25 即 15 分钟）' },
+  wholeMinutes: { en: 'must be a whole number of minutes', zh: '必须是整分钟数' },
+  takesTooManyHours: {
+    en: 'Taking {hours} hours from {type} {year} would leave {left}: only {remaining} remain',
+    zh: '从 {year} 年的“{type}”中扣减 {hours} 小时后将剩 {left} 小时：目前只剩 {remaining} 小时',
+  },
+  calendarOverdrawsHours: {
+    en: "The calendar change adds {hours} hours of work time to {request}'s {type} in {year}, which has {remaining} hours left: adjust that balance or cancel the request first",
+    zh: '此次工作日历变更使{request}在 {year} 年的“{type}”增加 {hours} 小时工作时间，而该余额只剩 {remaining} 小时：请先调整余额或撤销该申请',
+  },
+  unitDay: { en: 'day', zh: '天' },
+  unitHour: { en: 'hour', zh: '小时' },
+
   // requests (service.ts)
   requestMissing: { en: 'Leave request {id} does not exist', zh: '请假申请 {id} 不存在' },
   request: { en: "{employee}'s request for {type} {span}", zh: '{employee}的“{type}”请假申请（{span}）' },
@@ -165,6 +218,8 @@ export const rules = {
   fromYears: ruleText({ en: 'from_years must be a whole number of years from 0 to 100', zh: 'from_years 必须是 0 到 100 之间的整数年' }),
   accrual: ruleText({ en: 'accrual must be "none", "yearly" or "monthly"', zh: 'accrual 必须是 "none"、"yearly" 或 "monthly"' }),
   halfDay: ruleText({ en: 'half_day must be "am", "pm" or null', zh: 'half_day 必须是 "am"、"pm" 或 null' }),
+  unit: ruleText({ en: 'unit must be "day" or "hour"', zh: 'unit 必须是 "day" 或 "hour"' }),
+  clockTime: ruleText({ en: 'must be a time of day written HH:MM (00:00 to 23:59)', zh: '必须是 HH:MM 格式的时间（00:00 到 23:59）' }),
   status: ruleText({
     en: 'status must be pending, approved, rejected or cancelled',
     zh: 'status 必须是 pending、approved、rejected 或 cancelled',

@@ -12,6 +12,18 @@ const Accrual = t.Union([t.Literal('none'), t.Literal('yearly'), t.Literal('mont
   error: rules.accrual,
 })
 
+const Unit = t.Union([t.Literal('day'), t.Literal('hour')], {
+  description:
+    'day: requests of whole and half days (default); hour: requests of a time span on one date, counted in work time without breaks, balances in hours (a day of annual_days, tiers and carry-over is 8 hours)',
+  error: rules.unit,
+})
+
+/** Hours as the API shows them: minutes ÷ 60 to the hundredth. */
+const Hours = (description: string) => t.Number({ description })
+
+const ClockTime = (description: string) =>
+  t.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: `HH:MM, local: ${description}`, examples: ['14:00'], error: rules.clockTime })
+
 const SeniorityTier = t.Object({
   from_years: Int({ minimum: 0, maximum: 100, description: 'whole years of work', error: rules.fromYears }),
   days: t.Number({ minimum: 0, maximum: 366, description: 'days a year, a multiple of 0.5' }),
@@ -33,6 +45,10 @@ const typeFields = {
   ),
   carry_over_max: t.Optional(t.Number({ minimum: 0, maximum: 366, description: 'days of a year’s remaining balance moved to the next year, a multiple of 0.5 (default 0); the rest lapses' })),
   carry_over_expires: t.Optional(t.Nullable(t.String({ description: 'MM-DD of the next year after which carried days lapse; null: they do not' }))),
+  unit: t.Optional(Unit),
+  payout_on_leaving: t.Optional(
+    t.Boolean({ description: 'a leaver’s remaining days are paid on their last payslip at daily × 2 × days (default false; day types only)' }),
+  ),
   status: t.Optional(Status()),
 }
 
@@ -67,6 +83,8 @@ export const LeaveType = t.Object({
   seniority_tiers: t.Nullable(t.Array(SeniorityTier)),
   carry_over_max: Days('days moved to the next year at most'),
   carry_over_expires: t.Nullable(t.String({ description: 'MM-DD' })),
+  unit: Unit,
+  payout_on_leaving: t.Boolean(),
   status: t.Integer({ description: '1 enabled, 0 disabled' }),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -84,10 +102,11 @@ export const Balance = t.Object({
   type_id: t.Integer(),
   type_name: t.String(),
   year: t.Integer(),
-  granted: Days('the type’s annual days plus adjustments'),
-  taken: Days('approved leave'),
-  pending: Days('requested, not yet decided'),
-  remaining: Days('granted − taken − pending'),
+  unit: t.Union([t.Literal('day'), t.Literal('hour')], { description: 'what the figures count: days, or hours for an hourly type' }),
+  granted: Days('the type’s annual days plus adjustments (and accrual’s rows), in the unit'),
+  taken: Days('approved leave, in the unit'),
+  pending: Days('requested, not yet decided, in the unit'),
+  remaining: Days('granted − taken − pending, in the unit'),
 })
 export type BalanceResponse = typeof Balance.static
 export const Balances = t.Object({ balances: t.Array(Balance) })
@@ -97,11 +116,13 @@ export const LedgerEntry = t.Object({
   type_id: t.Integer(),
   type_name: t.String(),
   year: t.Integer(),
-  kind: t.UnionEnum(['adjustment', 'pending', 'release', 'taken', 'reversal', 'grant', 'carry', 'lapse'], {
+  kind: t.UnionEnum(['adjustment', 'pending', 'release', 'taken', 'reversal', 'grant', 'carry', 'lapse', 'payout'], {
     description:
-      'adjustment, grant, carry and lapse count in `granted`; pending and release in `pending`; taken and reversal in `taken`',
+      'adjustment, grant, carry, lapse and payout (a leaver’s days paid on the last payslip) count in `granted`; pending and release in `pending`; taken and reversal in `taken`',
   }),
-  days: Days('signed: what the row adds to its figure'),
+  unit: t.Union([t.Literal('day'), t.Literal('hour')]),
+  days: t.Nullable(Days('signed: what the row adds to its figure; null for an hourly type')),
+  hours: t.Nullable(Hours('signed, for an hourly type; else null')),
   reason: t.String(),
   event: t.Nullable(t.String({ description: 'the accrual event of a grant, carry or lapse (`grant 2026`, `carry in 2025`, …)' })),
   request_id: t.Nullable(t.Integer()),
@@ -122,7 +143,10 @@ export const AdjustBody = t.Object(
     employee_id: Id,
     type_id: Id,
     year: Int({ minimum: 1, maximum: 9999, error: rules.yearValue }),
-    days: t.Number({ minimum: -366, maximum: 366, description: 'added (or, negative, taken away); a multiple of 0.5, not 0' }),
+    days: t.Optional(t.Number({ minimum: -366, maximum: 366, description: 'a day type: added (or, negative, taken away); a multiple of 0.5, not 0' })),
+    hours: t.Optional(
+      t.Number({ minimum: -2928, maximum: 2928, description: 'an hourly type, instead of days: hours added or taken away, whole minutes (0.25 = 15 minutes), not 0' }),
+    ),
     reason: t.String({ minLength: 1, maxLength: 500 }),
   },
   { examples: [{ employee_id: 1, type_id: 1, year: 2024, days: 2, reason: 'Carried over from 2023' }] },
@@ -140,9 +164,16 @@ export const CreateRequestBody = t.Object(
     start_date: DateString,
     end_date: DateString,
     half_day: t.Optional(HalfDay),
+    start_time: t.Optional(ClockTime('an hourly type: when the leave starts on start_date (= end_date)')),
+    end_time: t.Optional(ClockTime('an hourly type: when it ends, after start_time')),
     reason: t.Optional(t.String({ maxLength: 500 })),
   },
-  { examples: [{ type_id: 1, start_date: '2024-03-18', end_date: '2024-03-19', reason: 'Family visit' }] },
+  {
+    examples: [
+      { type_id: 1, start_date: '2024-03-18', end_date: '2024-03-19', reason: 'Family visit' },
+      { type_id: 3, start_date: '2024-03-20', end_date: '2024-03-20', start_time: '10:00', end_time: '14:00', reason: 'Doctor' },
+    ],
+  },
 )
 export type CreateRequestInput = typeof CreateRequestBody.static
 
@@ -160,7 +191,11 @@ export const LeaveRequest = t.Object({
   start_date: t.String({ description: 'YYYY-MM-DD' }),
   end_date: t.String({ description: 'YYYY-MM-DD' }),
   half_day: HalfDay,
-  days: Days('work days of the range, 0.5 for a half day'),
+  start_time: t.Nullable(t.String({ description: 'HH:MM: an hourly request’s start; null for days' })),
+  end_time: t.Nullable(t.String({ description: 'HH:MM: an hourly request’s end; null for days' })),
+  unit: t.Union([t.Literal('day'), t.Literal('hour')]),
+  days: Days('work days of the range, 0.5 for a half day; 0 for an hourly request'),
+  hours: t.Nullable(Hours('an hourly request’s work time without breaks (minutes ÷ 60, to the hundredth); null for days')),
   reason: t.String(),
   status: RequestStatus,
   approver: t.Nullable(t.Object({ id: t.Integer({ description: 'an employee id' }), name: t.String() }, { description: 'who decides it: the employee’s manager (manager_id), else their attendance group’s manager; never the employee themselves' })),

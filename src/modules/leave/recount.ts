@@ -11,20 +11,36 @@ import { calendarBetween } from '../calendar/repository'
 import { isWorkDate } from '../calendar/work-days'
 import { say } from './messages'
 import * as repo from './repository'
+import { figureOf, workMinutesCovered } from './hours'
 import { balanceOf, daysOf, toRequestResponse, yearOf } from './shapes'
 
+/** What a request covers: whole days, half of one date, or a span of hours on one date. */
+export interface LeaveSpan {
+  startDate: string
+  endDate: string
+  halfDay: 'am' | 'pm' | null
+  startTime: string | null
+  endTime: string | null
+}
+
 /**
- * The work days of [start, end] for the employee, in half-days per year: the rule that applies on
- * each date, the company calendar (read through `q`, so a change in the same transaction counts)
- * and the employee's attendance start (CONTRACT §23: a date before it counts 0) decide.
+ * The work time of a request for the employee, per year, in its unit: half-days of its work days,
+ * or for an hourly request the minutes of work time its span covers on a work day (breaks
+ * excluded). The rule that applies on each date, the company calendar (read through `q`, so a
+ * change in the same transaction counts) and the employee's attendance start (CONTRACT §23: a
+ * date before it counts 0) decide.
  */
-export async function workHalfDays(q: Queryable, context: CallerContext, start: string, end: string, halfDay: 'am' | 'pm' | null): Promise<Map<number, number>> {
+export async function workAmount(q: Queryable, context: CallerContext, span: LeaveSpan): Promise<Map<number, number>> {
+  const { startDate: start, endDate: end } = span
   const calendar = await calendarBetween(q, companyOf(context), start, end)
   const perYear = new Map<number, number>()
   for (let date = start; ; date = addDays(date, 1)) {
     const rule = ruleFor(context.rules, date)
-    if (rule !== null && isWorkDate(policyOf(rule).workDays, date, calendar.get(date)?.kind ?? null, context.attendanceFrom))
-      perYear.set(yearOf(date), (perYear.get(yearOf(date)) ?? 0) + (halfDay ? 1 : 2))
+    if (rule !== null && isWorkDate(policyOf(rule).workDays, date, calendar.get(date)?.kind ?? null, context.attendanceFrom)) {
+      const amount =
+        span.startTime !== null && span.endTime !== null ? workMinutesCovered(policyOf(rule), span.startTime, span.endTime) : span.halfDay ? 1 : 2
+      if (amount > 0) perYear.set(yearOf(date), (perYear.get(yearOf(date)) ?? 0) + amount)
+    }
     if (date === end) break
   }
   return perYear
@@ -64,21 +80,21 @@ export function createLeaveRecount(deps: { db: Db; defaultZone: string; ruleCach
       if (!sorted.some((date) => date >= candidate.startDate && date <= candidate.endDate && changed.has(date))) continue
       const before = (await repo.findRequest(tx, candidate.id))!
       const request = before.request
-      const perYear = await workHalfDays(tx, await contextOf(request.employeeId), request.startDate, request.endDate, request.halfDay)
+      const perYear = await workAmount(tx, await contextOf(request.employeeId), request)
       const total = [...perYear.values()].reduce((a, b) => a + b, 0)
-      if (total === request.halfDays) continue
+      if (total === request.amount) continue
       const [heldKind, returnKind] = request.status === 'pending' ? (['pending', 'release'] as const) : (['taken', 'reversal'] as const)
       const held = await tx
-        .select({ year: leaveLedger.year, typeId: leaveLedger.typeId, halfDays: sql<number>`sum(${leaveLedger.halfDays})` })
+        .select({ year: leaveLedger.year, typeId: leaveLedger.typeId, amount: sql<number>`sum(${leaveLedger.amount})` })
         .from(leaveLedger)
         .where(and(eq(leaveLedger.requestId, request.id), inArray(leaveLedger.kind, [heldKind, returnKind])))
         .groupBy(leaveLedger.year, leaveLedger.typeId)
-      const entry = (year: number, kind: repo.LedgerKind, halfDays: number): repo.LedgerEntry => ({
+      const entry = (year: number, kind: repo.LedgerKind, amount: number): repo.LedgerEntry => ({
         employeeId: request.employeeId,
         typeId: request.typeId,
         year,
         kind,
-        halfDays,
+        amount,
         reason: 'calendar',
         requestId: request.id,
         actorId: actor.userId,
@@ -87,21 +103,26 @@ export function createLeaveRecount(deps: { db: Db; defaultZone: string; ruleCach
       if (total === 0) {
         // no work day left: the request ends, its days given back
         await repo.transition(tx, request.id, [request.status], 'cancelled', now)
-        await repo.append(tx, held.filter((row) => Number(row.halfDays) !== 0).map((row) => entry(row.year, returnKind, -Number(row.halfDays))))
+        await repo.append(tx, held.filter((row) => Number(row.amount) !== 0).map((row) => entry(row.year, returnKind, -Number(row.amount))))
       } else {
         const type = (await repo.findType(tx, request.typeId))!
         const years = new Set([...perYear.keys(), ...held.map((row) => row.year)])
         for (const year of years) {
-          const difference = (perYear.get(year) ?? 0) - Number(held.find((row) => row.year === year)?.halfDays ?? 0)
+          const difference = (perYear.get(year) ?? 0) - Number(held.find((row) => row.year === year)?.amount ?? 0)
           if (difference === 0) continue
           const row = entry(year, heldKind, difference)
           if (difference < 0 || !type.requiresBalance) await repo.append(tx, [row])
           else if (!(await repo.appendGuarded(tx, row, -difference))) {
             const { remaining } = balanceOf(type, year, (await repo.ledgerSums(tx, request.employeeId, year, type.id)).get(type.id))
-            throw new ConflictError(say.calendarOverdraws({ days: daysOf(difference), request: before.employeeName, type: type.name, year, remaining }))
+            const owner = { request: before.employeeName, type: type.name, year, remaining }
+            throw new ConflictError(
+              type.unit === 'hour'
+                ? say.calendarOverdrawsHours({ ...owner, hours: figureOf('hour', difference) })
+                : say.calendarOverdraws({ ...owner, days: daysOf(difference) }),
+            )
           }
         }
-        await tx.update(leaveRequests).set({ halfDays: total, updatedAt: now }).where(eq(leaveRequests.id, request.id))
+        await tx.update(leaveRequests).set({ amount: total, updatedAt: now }).where(eq(leaveRequests.id, request.id))
       }
       audits.push({
         action: total === 0 ? 'leave_request.cancel' : 'leave_request.recount',

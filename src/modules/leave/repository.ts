@@ -13,6 +13,7 @@ import type { PageWindow } from '../../http/pagination'
 import type { LeaveDate } from '../attendance/statistics'
 import { addDays } from '../../lib/local-time'
 import { decidableWhere, joinApprover, manager, type DecidableFilter } from '../approvals/routing'
+import { unitsPerHalfDay } from './hours'
 
 export type TypeRow = typeof leaveTypes.$inferSelect
 export type NewType = typeof leaveTypes.$inferInsert
@@ -54,21 +55,25 @@ export async function deleteType(db: Queryable, id: number): Promise<void> {
 
 // ---- balances
 
-/** The ledger kinds that count in `granted` (signed): adjustments and accrual's grants, carries and lapses. */
-export const GRANTING_KINDS = ['adjustment', 'grant', 'carry', 'lapse'] as const
+/** The ledger kinds that count in `granted` (signed): adjustments, accrual's grants, carries and lapses, and a leaver's payout. */
+export const GRANTING_KINDS = ['adjustment', 'grant', 'carry', 'lapse', 'payout'] as const
 
 /** What a ledger row does to `remaining`: a granting kind adds its (signed) amount, every other kind takes (pending, taken) or gives back (release, reversal). */
-export const remainingEffect = sql`CASE WHEN ${inArray(leaveLedger.kind, [...GRANTING_KINDS])} THEN ${leaveLedger.halfDays} ELSE -${leaveLedger.halfDays} END`
+export const remainingEffect = sql`CASE WHEN ${inArray(leaveLedger.kind, [...GRANTING_KINDS])} THEN ${leaveLedger.amount} ELSE -${leaveLedger.amount} END`
 
-/** The half-days a type grants each year without a ledger row: `annual_days` under accrual none (CONTRACT §9), nothing when it accrues (§18). */
-export const impliedGrant = (type: Pick<TypeRow, 'accrual' | 'annualHalfDays'>) => (type.accrual === 'none' ? type.annualHalfDays : 0)
+/** What a type grants each year without a ledger row, in its unit: `annual_days` under accrual none (CONTRACT §9), nothing when it accrues (§18). */
+export const impliedGrant = (type: Pick<TypeRow, 'accrual' | 'annualHalfDays' | 'unit'>) =>
+  type.accrual === 'none' ? type.annualHalfDays * unitsPerHalfDay(type.unit) : 0
 
-/** A balance's three sums over its ledger rows, in half-days (SQL aggregates for a GROUP BY). */
+/** The same in SQL, for the type of a ledger row. */
+const impliedGrantSql = sql`CASE ${leaveTypes.accrual} WHEN 'none' THEN ${leaveTypes.annualHalfDays} * CASE ${leaveTypes.unit} WHEN 'hour' THEN ${unitsPerHalfDay('hour')} ELSE 1 END ELSE 0 END`
+
+/** A balance's three sums over its ledger rows, in the type's unit (SQL aggregates for a GROUP BY). */
 export const balanceColumns = {
   /** what the ledger adds to `granted`: adjustments, grants, carries and lapses */
-  credited: sql<number>`coalesce(sum(CASE WHEN ${inArray(leaveLedger.kind, [...GRANTING_KINDS])} THEN ${leaveLedger.halfDays} END), 0)`,
-  pending: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('pending', 'release') THEN ${leaveLedger.halfDays} END), 0)`,
-  taken: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('taken', 'reversal') THEN ${leaveLedger.halfDays} END), 0)`,
+  credited: sql<number>`coalesce(sum(CASE WHEN ${inArray(leaveLedger.kind, [...GRANTING_KINDS])} THEN ${leaveLedger.amount} END), 0)`,
+  pending: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('pending', 'release') THEN ${leaveLedger.amount} END), 0)`,
+  taken: sql<number>`coalesce(sum(CASE WHEN ${leaveLedger.kind} IN ('taken', 'reversal') THEN ${leaveLedger.amount} END), 0)`,
 }
 
 export interface LedgerSums {
@@ -83,7 +88,7 @@ export const ledgerSumsOf = (row: { credited: number; pending: number; taken: nu
   taken: Number(row.taken),
 })
 
-/** Per type, the ledger's sums of one employee's year, in half-days. */
+/** Per type, the ledger's sums of one employee's year, in each type's unit. */
 export async function ledgerSums(db: Queryable, employeeId: number, year: number, typeId?: number): Promise<Map<number, LedgerSums>> {
   const rows = await db
     .select({ typeId: leaveLedger.typeId, ...balanceColumns })
@@ -104,7 +109,8 @@ export interface LedgerEntry {
   typeId: number
   year: number
   kind: LedgerKind
-  halfDays: number
+  /** in the type's unit: half-days, or minutes */
+  amount: number
   reason: string
   requestId: number | null
   actorId: number | null
@@ -116,12 +122,12 @@ export interface LedgerEntry {
  * so parallel requests (on any number of instances) cannot overdraw. False when refused.
  */
 export async function appendGuarded(db: Queryable, entry: LedgerEntry, effect: number): Promise<boolean> {
-  const remaining = sql`(SELECT CASE ${leaveTypes.accrual} WHEN 'none' THEN ${leaveTypes.annualHalfDays} ELSE 0 END FROM ${leaveTypes} WHERE ${leaveTypes.id} = ${entry.typeId})
+  const remaining = sql`(SELECT ${impliedGrantSql} FROM ${leaveTypes} WHERE ${leaveTypes.id} = ${entry.typeId})
     + coalesce((SELECT sum(${remainingEffect}) FROM ${leaveLedger}
         WHERE ${leaveLedger.employeeId} = ${entry.employeeId} AND ${leaveLedger.typeId} = ${entry.typeId} AND ${leaveLedger.year} = ${entry.year}), 0)`
   const rows = await db.all<{ id: number }>(sql`
-    INSERT INTO ${leaveLedger} (employee_id, type_id, year, kind, half_days, reason, request_id, actor_id, created_at)
-    SELECT ${entry.employeeId}, ${entry.typeId}, ${entry.year}, ${entry.kind}, ${entry.halfDays}, ${entry.reason}, ${entry.requestId}, ${entry.actorId}, ${entry.createdAt.getTime()}
+    INSERT INTO ${leaveLedger} (employee_id, type_id, year, kind, amount, reason, request_id, actor_id, created_at)
+    SELECT ${entry.employeeId}, ${entry.typeId}, ${entry.year}, ${entry.kind}, ${entry.amount}, ${entry.reason}, ${entry.requestId}, ${entry.actorId}, ${entry.createdAt.getTime()}
     WHERE ${remaining} + ${effect} >= 0
     RETURNING id`)
   return rows.length > 0
@@ -134,7 +140,7 @@ export async function append(db: Queryable, entries: LedgerEntry[]): Promise<voi
 /** An employee's ledger rows of a year, oldest first, with each type's name and the name of whoever wrote the row (null: the service). */
 export function ledgerEntries(db: Queryable, employeeId: number, year: number) {
   return db
-    .select({ entry: leaveLedger, typeName: leaveTypes.name, actorName: users.name })
+    .select({ entry: leaveLedger, typeName: leaveTypes.name, unit: leaveTypes.unit, actorName: users.name })
     .from(leaveLedger)
     .innerJoin(leaveTypes, eq(leaveTypes.id, leaveLedger.typeId))
     .leftJoin(users, eq(users.id, leaveLedger.actorId))
@@ -159,7 +165,11 @@ export interface NewRequest {
   startDate: string
   endDate: string
   halfDay: 'am' | 'pm' | null
-  halfDays: number
+  /** an hourly request's span (HH:MM), else null */
+  startTime: string | null
+  endTime: string | null
+  /** half-days, or minutes for an hourly request */
+  amount: number
   reason: string
   at: Date
   /** CONTRACT §15: who made it, the account linked to the employee then, and who decides it */
@@ -170,23 +180,27 @@ export interface NewRequest {
 
 /**
  * Inserts the request unless one of the employee's pending or approved requests covers one of
- * its days (two halves of one date do not overlap): one statement. Null when refused.
+ * its days: one statement. Null when refused. Two halves of one date do not overlap, nor do two
+ * hourly requests of one date whose times do not; hourly leave and a half or whole day on the
+ * same date do.
  */
 export async function insertRequestUnlessOverlap(db: Queryable, r: NewRequest): Promise<number | null> {
   const rows = await db.all<{ id: number }>(sql`
-    INSERT INTO ${leaveRequests} (employee_id, type_id, start_date, end_date, half_day, half_days, reason, status, created_by, linked_user_id, approver_id, created_at, updated_at)
-    SELECT ${r.employeeId}, ${r.typeId}, ${r.startDate}, ${r.endDate}, ${r.halfDay}, ${r.halfDays}, ${r.reason}, 'pending', ${r.createdBy}, ${r.linkedUserId}, ${r.approverId}, ${r.at.getTime()}, ${r.at.getTime()}
+    INSERT INTO ${leaveRequests} (employee_id, type_id, start_date, end_date, half_day, start_time, end_time, amount, reason, status, created_by, linked_user_id, approver_id, created_at, updated_at)
+    SELECT ${r.employeeId}, ${r.typeId}, ${r.startDate}, ${r.endDate}, ${r.halfDay}, ${r.startTime}, ${r.endTime}, ${r.amount}, ${r.reason}, 'pending', ${r.createdBy}, ${r.linkedUserId}, ${r.approverId}, ${r.at.getTime()}, ${r.at.getTime()}
     WHERE NOT EXISTS (${overlapping(r)})
     RETURNING id`)
   return rows[0]?.id ?? null
 }
 
-type Span = { employeeId: number; startDate: string; endDate: string; halfDay: 'am' | 'pm' | null }
+type Span = { employeeId: number; startDate: string; endDate: string; halfDay: 'am' | 'pm' | null; startTime: string | null; endTime: string | null }
 const overlapCondition = (r: Span) =>
   sql`${leaveRequests.employeeId} = ${r.employeeId}
       AND ${leaveRequests.status} IN ('pending', 'approved')
       AND ${leaveRequests.startDate} <= ${r.endDate} AND ${leaveRequests.endDate} >= ${r.startDate}
-      AND NOT (${leaveRequests.halfDay} IS NOT NULL AND ${r.halfDay} IS NOT NULL AND ${leaveRequests.halfDay} <> ${r.halfDay})`
+      AND NOT (${leaveRequests.halfDay} IS NOT NULL AND ${r.halfDay} IS NOT NULL AND ${leaveRequests.halfDay} <> ${r.halfDay})
+      AND NOT (${leaveRequests.startTime} IS NOT NULL AND ${r.startTime} IS NOT NULL
+        AND (${leaveRequests.startTime} >= ${r.endTime} OR ${leaveRequests.endTime} <= ${r.startTime}))`
 const overlapping = (r: Span) => sql`SELECT 1 FROM ${leaveRequests} WHERE ${overlapCondition(r)}`
 
 /** The first of the employee's pending or approved requests covering a day of the range, with its type's name (for the 409's message). */
@@ -292,7 +306,16 @@ export async function listDecidable(db: Queryable, filter: DecidableFilter, wind
 /** An employee's approved requests with a day in [start, end], with their type's name. */
 export function approvedBetween(db: Queryable, employeeId: number, start: string, end: string) {
   return db
-    .select({ id: leaveRequests.id, startDate: leaveRequests.startDate, endDate: leaveRequests.endDate, halfDay: leaveRequests.halfDay, typeName: leaveTypes.name })
+    .select({
+      id: leaveRequests.id,
+      startDate: leaveRequests.startDate,
+      endDate: leaveRequests.endDate,
+      halfDay: leaveRequests.halfDay,
+      startTime: leaveRequests.startTime,
+      endTime: leaveRequests.endTime,
+      amount: leaveRequests.amount,
+      typeName: leaveTypes.name,
+    })
     .from(leaveRequests)
     .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
     .where(
@@ -306,7 +329,7 @@ export function approvedBetween(db: Queryable, employeeId: number, start: string
     .orderBy(asc(leaveRequests.startDate))
 }
 
-/** Of the employees, those on approved full-day leave on the date: day close writes them no absence. */
+/** Of the employees, those on approved full-day leave on the date (not a half day, not hours): day close writes them no absence. */
 export async function onFullDayLeave(db: Queryable, employeeIds: number[], date: string): Promise<Set<number>> {
   if (employeeIds.length === 0) return new Set()
   const rows = await db
@@ -317,6 +340,7 @@ export async function onFullDayLeave(db: Queryable, employeeIds: number[], date:
         inArray(leaveRequests.employeeId, employeeIds),
         eq(leaveRequests.status, 'approved'),
         isNull(leaveRequests.halfDay),
+        isNull(leaveRequests.startTime),
         lte(leaveRequests.startDate, date),
         gte(leaveRequests.endDate, date),
       ),
@@ -346,14 +370,17 @@ export async function employeeName(db: Queryable, id: number): Promise<string | 
   return row?.name ?? null
 }
 
-export async function hasRequests(db: Queryable, typeId: number): Promise<boolean> {
-  return (await db.select({ id: leaveRequests.id }).from(leaveRequests).where(eq(leaveRequests.typeId, typeId)).limit(1)).length > 0
+/** Whether any request or ledger row counts in the type's unit. */
+export async function hasLedgerOrRequests(db: Queryable, typeId: number): Promise<boolean> {
+  const requests = await db.select({ id: leaveRequests.id }).from(leaveRequests).where(eq(leaveRequests.typeId, typeId)).limit(1)
+  return requests.length > 0 || (await db.select({ id: leaveLedger.id }).from(leaveLedger).where(eq(leaveLedger.typeId, typeId)).limit(1)).length > 0
 }
 
-/** The dates of [start, end] the employee's approved leave covers, each with its record (one query for the leave, one for the records). */
+/** The dates of [start, end] the employee's approved leave of days covers (hourly leave is not a leave day), each with its record (one query for the leave, one for the records). */
 export async function leaveDates(db: Queryable, employeeId: number, start: string, end: string): Promise<LeaveDate[]> {
   const dates = new Map<string, boolean>()
   for (const request of await approvedBetween(db, employeeId, start, end)) {
+    if (request.startTime !== null) continue
     const first = request.startDate > start ? request.startDate : start
     const last = request.endDate < end ? request.endDate : end
     // two approved halves of one date make a whole day

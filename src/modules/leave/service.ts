@@ -20,8 +20,9 @@ import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { AdjustInput, AdminRequestQuery, BalanceResponse, CreateRequestInput, LeaveRequestResponse, OwnRequestQuery } from './model'
 import * as repo from './repository'
-import { workHalfDays } from './recount'
-import { balanceOf, daysOf, halfDaysOf, toLedgerEntry, toRequestResponse, yearOf } from './shapes'
+import { figureOf, unitsPerHalfDay } from './hours'
+import { workAmount, type LeaveSpan } from './recount'
+import { balanceOf, daysOf, halfDaysOf, remainingOf, toLedgerEntry, toRequestResponse, yearOf } from './shapes'
 
 /** The longest request, in calendar days (CONTRACT §9). */
 export const MAX_REQUEST_DAYS = 366
@@ -41,6 +42,46 @@ function checkRequestDates(input: CreateRequestInput): void {
     throw new ValidationError(say.halfDayNeedsOneDate({ ...range, half: input.half_day }), [{ field: 'half_day', message: say.onlyOneDate() }])
 }
 
+/**
+ * What an adjustment adds in the type's unit: `days` (half-days) for a day type, `hours` (whole
+ * minutes) for an hourly one; the other field, or neither, is a 400 naming the one to send.
+ */
+function adjustmentOf(input: AdjustInput, type: repo.TypeRow): number {
+  const [field, other] = type.unit === 'hour' ? (['hours', 'days'] as const) : (['days', 'hours'] as const)
+  const sent = input[field]
+  if (sent === undefined || input[other] !== undefined) {
+    const unit = type.unit === 'hour' ? say.unitHour() : say.unitDay()
+    throw new ValidationError(say.daysOrHours({ type: type.name, unit, field }), [
+      sent === undefined ? { field, message: common.required() } : { field: other, message: say.otherUnit() },
+    ])
+  }
+  if (sent === 0) throw new ValidationError(type.unit === 'hour' ? say.hoursZero() : say.daysZero(), [{ field, message: say.notZero() }])
+  if (type.unit === 'day') return halfDaysOf(sent, 'days')
+  // hours as sent are a decimal (0.1 is 6 minutes): the nearest whole minute, if the hours are that
+  const minutes = Math.round(sent * 60)
+  if (Math.abs(minutes - sent * 60) > 1e-9) throw new ValidationError(say.notWholeMinutes({ hours: sent }), [{ field, message: say.wholeMinutes() }])
+  return minutes
+}
+
+/** The span a request asks for, checked against its type's unit: days (and halves), or hours on one date (CONTRACT §18). */
+function spanAsked(input: CreateRequestInput, type: repo.TypeRow): LeaveSpan {
+  const span = { startDate: input.start_date, endDate: input.end_date, halfDay: input.half_day ?? null, startTime: null, endTime: null }
+  const timed = (['start_time', 'end_time'] as const).filter((field) => input[field] !== undefined)
+  if (type.unit === 'day') {
+    if (timed.length > 0) throw new ValidationError(say.timesNeedHourType({ type: type.name }), timed.map((field) => ({ field, message: say.dayType() })))
+    return span
+  }
+  const missing = (['start_time', 'end_time'] as const).filter((field) => input[field] === undefined)
+  if (missing.length > 0)
+    throw new ValidationError(say.hourTypeNeedsTimes({ type: type.name }), missing.map((field) => ({ field, message: say.timeRequired() })))
+  if (input.half_day) throw ValidationError.of([{ field: 'half_day', message: say.hoursNoHalfDay() }])
+  if (input.start_date !== input.end_date)
+    throw new ValidationError(say.hoursOneDate({ start: input.start_date, end: input.end_date }), [{ field: 'end_date', message: say.onlyOneDate() }])
+  const [start, end] = [input.start_time!, input.end_time!]
+  if (end <= start) throw new ValidationError(say.endNotAfterStart({ start, end }), [{ field: 'end_time', message: say.afterStartTime() }])
+  return { ...span, startTime: start, endTime: end }
+}
+
 /** A request's status in words: "pending", 待审批. */
 const statusOf = (status: repo.RequestRow['status']): Message => say[status]()
 
@@ -48,7 +89,8 @@ const statusOf = (status: repo.RequestRow['status']): Message => say[status]()
 /** A request as a person knows it: whose, of which type, which days. */
 const named = (full: repo.FullRequest): Message => say.request({ employee: full.employeeName, type: full.typeName, span: spanOf(full.request) })
 
-function spanOf(span: { startDate: string; endDate: string; halfDay: 'am' | 'pm' | null }): Message {
+function spanOf(span: LeaveSpan): Message {
+  if (span.startTime !== null && span.endTime !== null) return say.atHours({ date: span.startDate, start: span.startTime, end: span.endTime })
   if (span.halfDay === 'am') return say.onMorning({ date: span.startDate })
   if (span.halfDay === 'pm') return say.onAfternoon({ date: span.startDate })
   return span.startDate === span.endDate ? say.onDate({ date: span.startDate }) : say.fromTo({ start: span.startDate, end: span.endDate })
@@ -103,7 +145,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
           ...row,
           id: undefined,
           kind: from === 'pending' ? ('release' as const) : ('reversal' as const),
-          halfDays: -row.halfDays,
+          amount: -row.amount,
           reason: 'cancelled',
           actorId: actor.userId,
           createdAt: now,
@@ -151,10 +193,8 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       return { entries: (await repo.ledgerEntries(db, employeeId, year ?? thisYear(defaultZone))).map(toLedgerEntry) }
     },
 
-    /** Adds days to (or takes them from) a balance; taking may not bring `remaining` below zero. */
+    /** Adds days (hours, to an hourly type) to a balance, or takes them from it; taking may not bring `remaining` below zero. */
     async adjust(principal: Principal, input: AdjustInput, actor: Actor): Promise<BalanceResponse> {
-      const halfDays = halfDaysOf(input.days, 'days')
-      if (halfDays === 0) throw new ValidationError(say.daysZero(), [{ field: 'days', message: say.notZero() }])
       const reason = requiredText(input.reason, 'reason', 500)
       const now = clock.now()
       return database.write(async (tx) => {
@@ -163,33 +203,37 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
           throw new ValidationError(say.employeeRefMissing({ id: input.employee_id }), [{ field: 'employee_id', message: common.doesNotExist() }])
         const type = await repo.findType(tx, input.type_id)
         if (!type) throw new ValidationError(say.typeRefMissing({ id: input.type_id }), [{ field: 'type_id', message: common.doesNotExist() }])
+        const amount = adjustmentOf(input, type)
         const label = say.balanceOfEmployee({ type: type.name, name: employeeName })
         await requireNotOwn(tx, principal, { label, employeeId: input.employee_id }, 'adjust')
-        const before = balanceOf(type, input.year, (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id))
+        const sums = (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id)
+        const before = balanceOf(type, input.year, sums)
         const entry = {
           employeeId: input.employee_id,
           typeId: type.id,
           year: input.year,
           kind: 'adjustment' as const,
-          halfDays,
+          amount,
           reason,
           requestId: null,
           actorId: actor.userId,
           createdAt: now,
         }
-        if (halfDays > 0) await repo.append(tx, [entry])
-        else if (!(await repo.appendGuarded(tx, entry, halfDays)))
+        if (amount > 0) await repo.append(tx, [entry])
+        else if (!(await repo.appendGuarded(tx, entry, amount))) {
+          const taken = { type: type.name, year: input.year, left: figureOf(type.unit, remainingOf(type, sums) + amount), remaining: before.remaining }
           throw new ValidationError(
-            say.takesTooMuch({ days: daysOf(-halfDays), type: type.name, year: input.year, left: before.remaining + daysOf(halfDays), remaining: before.remaining }),
-            [{ field: 'days', message: say.atLeast({ n: Math.max(0, before.remaining) }) }],
+            type.unit === 'hour' ? say.takesTooManyHours({ ...taken, hours: figureOf('hour', -amount) }) : say.takesTooMuch({ ...taken, days: daysOf(-amount) }),
+            [{ field: type.unit === 'hour' ? 'hours' : 'days', message: say.atLeast({ n: Math.max(0, before.remaining) }) }],
           )
+        }
         const after = balanceOf(type, input.year, (await repo.ledgerSums(tx, input.employee_id, input.year, type.id)).get(type.id))
         await recordAudit(tx, actor, now, {
           action: 'leave_balance.adjust',
           resource: 'leave_balance',
           resourceId: `${input.employee_id}/${type.id}/${input.year}`,
           before,
-          after: { ...after, days: input.days, reason },
+          after: { ...after, ...(type.unit === 'hour' ? { hours: input.hours } : { days: input.days }), reason },
         })
         return after
       })
@@ -200,26 +244,30 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
     async createRequest(principal: Principal, input: CreateRequestInput, actor: Actor): Promise<LeaveRequestResponse> {
       const employeeId = linkedEmployee(principal, 'leave')
       checkRequestDates(input)
-      const halfDay = input.half_day ?? null
       const type = await repo.findType(db, input.type_id)
       if (!type) throw new ValidationError(say.typeRefMissing({ id: input.type_id }), [{ field: 'type_id', message: common.doesNotExist() }])
       if (type.status !== 1) throw new ValidationError(say.typeDisabled({ name: type.name }), [{ field: 'type_id', message: say.isDisabled() }])
+      const asked = spanAsked(input, type)
       const context = await contextOf(principal)
       requireEmployed(context, input.start_date, 'start_date')
-      const perYear = await workHalfDays(db, context, input.start_date, input.end_date, halfDay)
-      const halfDays = [...perYear.values()].reduce((a, b) => a + b, 0)
-      if (halfDays === 0)
-        throw new ValidationError(say.noWorkDays({ start: input.start_date, end: input.end_date }), [{ field: 'start_date', message: say.noWorkDay() }])
+      const perYear = await workAmount(db, context, asked)
+      const total = [...perYear.values()].reduce((a, b) => a + b, 0)
+      if (total === 0)
+        throw asked.startTime !== null
+          ? new ValidationError(say.noWorkTime({ date: asked.startDate, start: asked.startTime, end: asked.endTime! }), [
+              { field: 'start_time', message: say.noWorkTimeField() },
+            ])
+          : new ValidationError(say.noWorkDays({ start: input.start_date, end: input.end_date }), [{ field: 'start_date', message: say.noWorkDay() }])
       const now = clock.now()
       return database.write(async (tx) => {
-        const span = { employeeId, startDate: input.start_date, endDate: input.end_date, halfDay }
+        const span = { employeeId, ...asked }
         const parties = await partiesOf(tx, employeeId)
         const id = await repo.insertRequestUnlessOverlap(tx, {
           ...span,
           ...parties,
           createdBy: actor.userId,
           typeId: type.id,
-          halfDays,
+          amount: total,
           reason: input.reason?.trim() ?? '',
           at: now,
         })
@@ -234,14 +282,22 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
           )
         }
         for (const [year, amount] of perYear) {
-          const entry = { employeeId, typeId: type.id, year, kind: 'pending' as const, halfDays: amount, reason: 'requested', requestId: id, actorId: actor.userId, createdAt: now }
+          const entry = { employeeId, typeId: type.id, year, kind: 'pending' as const, amount, reason: 'requested', requestId: id, actorId: actor.userId, createdAt: now }
           if (!type.requiresBalance) await repo.append(tx, [entry])
           else if (!(await repo.appendGuarded(tx, entry, -amount))) {
             const balance = balanceOf(type, year, (await repo.ledgerSums(tx, employeeId, year, type.id)).get(type.id))
             const { remaining, granted, taken, pending } = balance
-            throw new ValidationError(say.notEnoughLeft({ days: daysOf(amount), type: type.name, year, remaining, granted, taken, pending }), [
-              { field: 'end_date', message: say.requestedAndLeft({ days: daysOf(amount), remaining }) },
-            ])
+            const figures = { type: type.name, year, remaining, granted, taken, pending }
+            throw new ValidationError(
+              type.unit === 'hour'
+                ? say.notEnoughHoursLeft({ ...figures, hours: figureOf('hour', amount) })
+                : say.notEnoughLeft({ ...figures, days: daysOf(amount) }),
+              [
+                type.unit === 'hour'
+                  ? { field: 'end_time', message: say.requestedAndLeftHours({ hours: figureOf('hour', amount), remaining }) }
+                  : { field: 'end_date', message: say.requestedAndLeft({ days: daysOf(amount), remaining }) },
+              ],
+            )
           }
         }
         const request = await reload(tx, id)
@@ -307,23 +363,26 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
           throw new ConflictError(say.notPending({ request, status: statusOf(before.request.status), decision: verb }))
         }
         const pending = await repo.ledgerOf(tx, id, 'pending')
-        const entry = (from: (typeof pending)[number], kind: repo.LedgerKind, halfDays: number) => ({
+        const entry = (from: (typeof pending)[number], kind: repo.LedgerKind, amount: number) => ({
           employeeId: from.employeeId,
           typeId: from.typeId,
           year: from.year,
           kind,
-          halfDays,
+          amount,
           reason: decision,
           requestId: id,
           actorId: decider.userId,
           createdAt: now,
         })
         await repo.append(tx, [
-          ...pending.map((p) => entry(p, 'release', -p.halfDays)),
-          ...(decision === 'approved' ? pending.map((p) => entry(p, 'taken', p.halfDays)) : []),
+          ...pending.map((p) => entry(p, 'release', -p.amount)),
+          ...(decision === 'approved' ? pending.map((p) => entry(p, 'taken', p.amount)) : []),
         ])
+        // full days only: a day with half of it or some hours on leave still wants its work
         const deleted =
-          decision === 'approved' && row.halfDay === null ? await repo.deleteAbsences(tx, row.employeeId, row.startDate, row.endDate) : []
+          decision === 'approved' && row.halfDay === null && row.startTime === null
+            ? await repo.deleteAbsences(tx, row.employeeId, row.startDate, row.endDate)
+            : []
         const after = await reload(tx, id)
         await recordAudit(tx, decider, now, {
           action: decision === 'approved' ? 'leave_request.approve' : 'leave_request.reject',

@@ -1,6 +1,7 @@
 import { ValidationError } from '../../http/errors'
 import { say } from './messages'
 import type { BalanceResponse, LeaveRequestResponse, LeaveTypeResponse, LedgerEntryResponse } from './model'
+import { figureOf } from './hours'
 import { impliedGrant } from './repository'
 import type * as repo from './repository'
 
@@ -26,6 +27,8 @@ export function toTypeResponse(row: repo.TypeRow): LeaveTypeResponse {
     seniority_tiers: row.seniorityTiers?.map((tier) => ({ from_years: tier.fromYears, days: daysOf(tier.halfDays) })) ?? null,
     carry_over_max: daysOf(row.carryOverMaxHalfDays),
     carry_over_expires: row.carryOverExpires,
+    unit: row.unit,
+    payout_on_leaving: row.payoutOnLeaving,
     status: row.status,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -43,7 +46,12 @@ export function toRequestResponse(row: repo.FullRequest): LeaveRequestResponse {
     start_date: r.startDate,
     end_date: r.endDate,
     half_day: r.halfDay,
-    days: daysOf(r.halfDays),
+    start_time: r.startTime,
+    end_time: r.endTime,
+    unit: r.startTime === null ? 'day' : 'hour',
+    // an hourly request covers no whole day
+    days: r.startTime === null ? daysOf(r.amount) : 0,
+    hours: r.startTime === null ? null : figureOf('hour', r.amount),
     reason: r.reason,
     status: r.status,
     approver: row.approverId === null || row.approverName === null ? null : { id: row.approverId, name: row.approverName },
@@ -57,30 +65,38 @@ export function toRequestResponse(row: repo.FullRequest): LeaveRequestResponse {
 
 export const yearOf = (date: string) => Number(date.slice(0, 4))
 
-/** A balance from the type and the ledger's sums, in days. */
+/** A balance's `remaining` in the type's unit (half-days, minutes): what a change is checked against. */
+export const remainingOf = (type: repo.TypeRow, sums: repo.LedgerSums | undefined): number =>
+  impliedGrant(type) + (sums?.credited ?? 0) - (sums?.taken ?? 0) - (sums?.pending ?? 0)
+
+/** A balance from the type and the ledger's sums, in the type's unit: days, or hours (CONTRACT §18). */
 export function balanceOf(type: repo.TypeRow, year: number, sums: repo.LedgerSums | undefined): BalanceResponse {
   const granted = impliedGrant(type) + (sums?.credited ?? 0)
   const taken = sums?.taken ?? 0
   const pending = sums?.pending ?? 0
+  const figure = (amount: number) => figureOf(type.unit, amount)
   return {
     type_id: type.id,
     type_name: type.name,
     year,
-    granted: daysOf(granted),
-    taken: daysOf(taken),
-    pending: daysOf(pending),
-    remaining: daysOf(granted - taken - pending),
+    unit: type.unit,
+    granted: figure(granted),
+    taken: figure(taken),
+    pending: figure(pending),
+    remaining: figure(granted - taken - pending),
   }
 }
 
-export function toLedgerEntry({ entry, typeName, actorName }: Awaited<ReturnType<typeof repo.ledgerEntries>>[number]): LedgerEntryResponse {
+export function toLedgerEntry({ entry, typeName, unit, actorName }: Awaited<ReturnType<typeof repo.ledgerEntries>>[number]): LedgerEntryResponse {
   return {
     id: entry.id,
     type_id: entry.typeId,
     type_name: typeName,
     year: entry.year,
     kind: entry.kind,
-    days: daysOf(entry.halfDays),
+    unit,
+    days: unit === 'day' ? daysOf(entry.amount) : null,
+    hours: unit === 'hour' ? figureOf('hour', entry.amount) : null,
     reason: entry.reason,
     event: entry.event,
     request_id: entry.requestId,

@@ -54,6 +54,11 @@ function requireAccruing(type: Required<AccrualFields>): void {
   if (field) throw ValidationError.of([{ field, message: say.onlyWhenAccruing() }])
 }
 
+/** A payout on leaving counts days (daily × 2 × days): an hourly type has none. */
+function requirePayoutOfDays(unit: repo.TypeRow['unit'], payout: boolean): void {
+  if (unit === 'hour' && payout) throw ValidationError.of([{ field: 'payout_on_leaving', message: say.payoutDaysOnly() }])
+}
+
 /** Leave types (CONTRACT §9): names unique ignoring case (an index decides), a type with requests or adjustments stays. */
 export function createLeaveTypesService({ database, clock, defaultZone }: { database: Database; clock: Clock; defaultZone: string }) {
   const { db } = database
@@ -68,6 +73,9 @@ export function createLeaveTypesService({ database, clock, defaultZone }: { data
       const annualHalfDays = halfDaysOf(input.annual_days ?? 0, 'annual_days')
       const accrual = settled(accrualFields(input), NOT_ACCRUING)
       requireAccruing(accrual)
+      const unit = input.unit ?? 'day'
+      const payoutOnLeaving = input.payout_on_leaving ?? false
+      requirePayoutOfDays(unit, payoutOnLeaving)
       const now = clock.now()
       return onConstraint(
         () =>
@@ -78,6 +86,8 @@ export function createLeaveTypesService({ database, clock, defaultZone }: { data
               requiresBalance: input.requires_balance ?? true,
               annualHalfDays,
               ...accrual,
+              unit,
+              payoutOnLeaving,
               status: input.status ?? 1,
               createdAt: now,
               updatedAt: now,
@@ -119,12 +129,18 @@ export function createLeaveTypesService({ database, clock, defaultZone }: { data
             const before = await repo.findType(tx, id)
             if (!before) throw missingType(id)
             requireAccruing(settled(sent, before))
+            requirePayoutOfDays(input.unit ?? before.unit, input.payout_on_leaving ?? before.payoutOnLeaving)
+            // the amounts already written count in the unit they were written in
+            if (input.unit !== undefined && input.unit !== before.unit && (await repo.hasLedgerOrRequests(tx, id)))
+              throw new ConflictError(say.unitFixed({ type: before.name, unit: before.unit === 'hour' ? say.unitHour() : say.unitDay() }))
             const row = await repo.updateType(tx, id, {
               name,
               paid: input.paid,
               requiresBalance: input.requires_balance,
               annualHalfDays,
               ...sent,
+              unit: input.unit,
+              payoutOnLeaving: input.payout_on_leaving,
               status: input.status,
               updatedAt: now,
             })

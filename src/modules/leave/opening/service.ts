@@ -14,6 +14,7 @@ import { ownEmployeesAmong, ownMatterRefused } from '../../rbac/own-matters'
 import type { LedgerEntry, TypeRow } from '../repository'
 import { listTypes } from '../repository'
 import { say } from '../messages'
+import { unitsPerHalfDay } from '../hours'
 import { balanceOf, daysOf } from '../shapes'
 import { MAX_OPENING_BYTES, MAX_OPENING_ROWS, OPENING_COLUMNS, OPENING_REASON, type OpeningColumn, type OpeningImportResponse } from './model'
 import * as repo from './repository'
@@ -96,12 +97,14 @@ export function createOpeningBalances({ database, clock }: { database: Database;
         continue
       }
       const before = balanceOf(type, row.year, sum)
-      const after = balanceOf(type, row.year, { credited: (sum?.credited ?? 0) + row.halfDays, pending: sum?.pending ?? 0, taken: sum?.taken ?? 0 })
+      // the file counts days; an hourly type's day is 8 hours (CONTRACT §18)
+      const amount = row.halfDays * unitsPerHalfDay(type.unit)
+      const after = balanceOf(type, row.year, { credited: (sum?.credited ?? 0) + amount, pending: sum?.pending ?? 0, taken: sum?.taken ?? 0 })
       if (after.remaining < 0) {
         at(row, 'days', say.takesTooMuchOf({ days: daysOf(-row.halfDays), balance, left: after.remaining, remaining: before.remaining }))
         continue
       }
-      entries.push({ employeeId: employee.id, typeId: type.id, year: row.year, kind: 'adjustment', halfDays: row.halfDays, reason: OPENING_REASON, requestId: null, actorId: actor.userId, createdAt: now })
+      entries.push({ employeeId: employee.id, typeId: type.id, year: row.year, kind: 'adjustment', amount, reason: OPENING_REASON, requestId: null, actorId: actor.userId, createdAt: now })
       audits.push({
         action: 'leave_balance.import',
         resource: 'leave_balance',
