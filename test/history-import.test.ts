@@ -430,9 +430,9 @@ describe('opening leave balances', () => {
   test('each row is an adjustment with the reason "opening balance", audited', async () => {
     const reply = await balances(FILE)
     expect(reply.body).toEqual(ok({ created: 3, errors: [] }, '3 opening balances imported'))
-    expect(await balanceOf('P01', 2024)).toEqual({ type_id: 1, type_name: 'Annual leave', year: 2024, granted: 15, taken: 0, pending: 0, remaining: 15 })
-    expect(await balanceOf('P02', 2024)).toEqual({ type_id: 1, type_name: 'Annual leave', year: 2024, granted: 8, taken: 0, pending: 0, remaining: 8 })
-    expect(await balanceOf('P03', 2025)).toEqual({ type_id: 1, type_name: 'Annual leave', year: 2025, granted: 12.5, taken: 0, pending: 0, remaining: 12.5 })
+    expect(await balanceOf('P01', 2024)).toEqual({ type_id: 1, type_name: 'Annual leave', year: 2024, unit: 'day', granted: 15, taken: 0, pending: 0, remaining: 15 })
+    expect(await balanceOf('P02', 2024)).toEqual({ type_id: 1, type_name: 'Annual leave', year: 2024, unit: 'day', granted: 8, taken: 0, pending: 0, remaining: 8 })
+    expect(await balanceOf('P03', 2025)).toEqual({ type_id: 1, type_name: 'Annual leave', year: 2025, unit: 'day', granted: 12.5, taken: 0, pending: 0, remaining: 12.5 })
     const ledger = await t.deps.database.db
       .select({ employeeId: leaveLedger.employeeId, year: leaveLedger.year, kind: leaveLedger.kind, halfDays: leaveLedger.amount, reason: leaveLedger.reason })
       .from(leaveLedger)
@@ -446,18 +446,18 @@ describe('opening leave balances', () => {
     expect(audits.map((entry) => [entry.resourceId, entry.before, entry.after])).toEqual([
       [
         `${ids.P01}/1/2024`,
-        { type_id: 1, type_name: 'Annual leave', year: 2024, granted: 10, taken: 0, pending: 0, remaining: 10 },
-        { type_id: 1, type_name: 'Annual leave', year: 2024, granted: 15, taken: 0, pending: 0, remaining: 15, days: 5, reason: 'opening balance', row: 2 },
+        { type_id: 1, type_name: 'Annual leave', year: 2024, unit: 'day', granted: 10, taken: 0, pending: 0, remaining: 10 },
+        { type_id: 1, type_name: 'Annual leave', year: 2024, unit: 'day', granted: 15, taken: 0, pending: 0, remaining: 15, days: 5, reason: 'opening balance', row: 2 },
       ],
       [
         `${ids.P02}/1/2024`,
-        { type_id: 1, type_name: 'Annual leave', year: 2024, granted: 10, taken: 0, pending: 0, remaining: 10 },
-        { type_id: 1, type_name: 'Annual leave', year: 2024, granted: 8, taken: 0, pending: 0, remaining: 8, days: -2, reason: 'opening balance', row: 3 },
+        { type_id: 1, type_name: 'Annual leave', year: 2024, unit: 'day', granted: 10, taken: 0, pending: 0, remaining: 10 },
+        { type_id: 1, type_name: 'Annual leave', year: 2024, unit: 'day', granted: 8, taken: 0, pending: 0, remaining: 8, days: -2, reason: 'opening balance', row: 3 },
       ],
       [
         `${ids.P03}/1/2025`,
-        { type_id: 1, type_name: 'Annual leave', year: 2025, granted: 10, taken: 0, pending: 0, remaining: 10 },
-        { type_id: 1, type_name: 'Annual leave', year: 2025, granted: 12.5, taken: 0, pending: 0, remaining: 12.5, days: 2.5, reason: 'opening balance', row: 4 },
+        { type_id: 1, type_name: 'Annual leave', year: 2025, unit: 'day', granted: 10, taken: 0, pending: 0, remaining: 10 },
+        { type_id: 1, type_name: 'Annual leave', year: 2025, unit: 'day', granted: 12.5, taken: 0, pending: 0, remaining: 12.5, days: 2.5, reason: 'opening balance', row: 4 },
       ],
     ])
   })

@@ -137,7 +137,7 @@ describe('a yearly type with seniority tiers and carry-over', () => {
     ids.type = type.id
     expect(type).toMatchObject({ ...STATUTORY, annual_days: 0 })
     // 20 years of work on 1 January 2026: the 15-day tier, a whole year
-    expect(await balance('veteran', 2026)).toEqual({ type_id: ids.type, type_name: STATUTORY.name, year: 2026, granted: 15, taken: 0, pending: 0, remaining: 15 })
+    expect(await balance('veteran', 2026)).toEqual({ type_id: ids.type, type_name: STATUTORY.name, year: 2026, unit: 'day', granted: 15, taken: 0, pending: 0, remaining: 15 })
     expect(await rowsOf('veteran')).toEqual([{ year: 2026, kind: 'grant', halfDays: 30, event: 'grant 2026', reason: 'accrued: 2026' }])
   })
 
@@ -217,8 +217,8 @@ describe('the close of a year and the expiry of carried days', () => {
     expect(await balance('veteran', 2026)).toMatchObject({ granted: 15, remaining: 10 })
     await at('2027-01-01T00:30:00')
     await tick()
-    expect(await balance('veteran', 2026)).toEqual({ type_id: ids.type, type_name: STATUTORY.name, year: 2026, granted: 5, taken: 5, pending: 0, remaining: 0 })
-    expect(await balance('veteran', 2027)).toEqual({ type_id: ids.type, type_name: STATUTORY.name, year: 2027, granted: 20, taken: 0, pending: 0, remaining: 20 })
+    expect(await balance('veteran', 2026)).toEqual({ type_id: ids.type, type_name: STATUTORY.name, year: 2026, unit: 'day', granted: 5, taken: 5, pending: 0, remaining: 0 })
+    expect(await balance('veteran', 2027)).toEqual({ type_id: ids.type, type_name: STATUTORY.name, year: 2027, unit: 'day', granted: 20, taken: 0, pending: 0, remaining: 20 })
     expect(await balance('joiner', 2026)).toMatchObject({ granted: 0, remaining: 0 })
     expect(await balance('joiner', 2027)).toMatchObject({ granted: 15, remaining: 15 })
     expect((await rowsOf('veteran')).slice(1)).toEqual([
@@ -243,7 +243,7 @@ describe('the close of a year and the expiry of carried days', () => {
     await at('2027-04-01T00:30:00')
     await tick()
     // the joiner used 2 of the 5 carried: 3 lapse; the veteran used none: all 5
-    expect(await balance('joiner', 2027)).toEqual({ type_id: ids.type, type_name: STATUTORY.name, year: 2027, granted: 12, taken: 2, pending: 0, remaining: 10 })
+    expect(await balance('joiner', 2027)).toEqual({ type_id: ids.type, type_name: STATUTORY.name, year: 2027, unit: 'day', granted: 12, taken: 2, pending: 0, remaining: 10 })
     expect(await balance('veteran', 2027)).toMatchObject({ granted: 15, remaining: 15 })
     expect((await rowsOf('joiner')).at(-1)).toEqual({ year: 2027, kind: 'lapse', halfDays: -6, event: 'expire 2026', reason: 'days carried over from 2026 lapsed after 2027-03-31' })
   })
@@ -256,7 +256,9 @@ describe('the close of a year and the expiry of carried days', () => {
       type_name: STATUTORY.name,
       year: 2027,
       kind,
+      unit: 'day',
       days,
+      hours: null,
       reason,
       event,
       request_id: null,
