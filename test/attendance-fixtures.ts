@@ -266,6 +266,7 @@ export function oracleStatistics(input: {
     exception_days: exception,
     holiday_days: 0,
     leave_days: 0,
+    leave_hours: 0,
     total_work_hours: hundredths / 100,
     avg_work_hours: roundedRatio(hundredths, attendance),
     total_late_minutes: lateMinutes,

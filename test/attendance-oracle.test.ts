@@ -343,6 +343,7 @@ describe('fixed cases the oracle found', () => {
       exception_days: 0,
       holiday_days: 0,
       leave_days: 0,
+      leave_hours: 0,
       total_work_hours: 40.85,
       avg_work_hours: 8.17,
       total_late_minutes: 0,

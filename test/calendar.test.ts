@@ -258,6 +258,7 @@ const OCTOBER_STATISTICS = {
   late_days_over_allowance: 2,
   holiday_days: 1,
   leave_days: 0,
+  leave_hours: 0,
 }
 /** What the API shows of the statistics: `holiday_days` once the response model names it. */
 const shown = (statistics: Record<string, number>) => {
@@ -351,6 +352,7 @@ describe('the hand-computed month: statistics, the month calendar and day close 
             ? { id: absent.id, status: 3, status_text: 'absent', clock_in_time: null, clock_out_time: null, work_hours: 0 }
             : null,
         leave: null,
+        leave_hours: [],
       })
     }
     return { month: '2024-10', days }
@@ -417,7 +419,7 @@ describe('the month calendar', () => {
     const reply = await as('ann', 'GET', '/api/v1/attendance/calendar')
     expect(reply.body.data.month).toBe('2024-11')
     expect(reply.body.data.days).toHaveLength(30)
-    expect(reply.body.data.days[0]).toEqual({ date: '2024-11-01', weekday: 5, work_day: true, holiday_name: null, record: null, leave: null })
+    expect(reply.body.data.days[0]).toEqual({ date: '2024-11-01', weekday: 5, work_day: true, holiday_name: null, record: null, leave: null, leave_hours: [] })
     const zh = await req(t.app, 'GET', '/api/v1/attendance/calendar?month=2024-10', { token: tokens.ann, headers: { 'accept-language': 'zh' } })
     expect(zh.body.data.days[7].record.status_text).toBe('迟到')
   })

@@ -359,6 +359,7 @@ describe('recomputation on approval', () => {
         late_days_over_allowance: 0,
         holiday_days: 0,
         leave_days: 0,
+        leave_hours: 0,
       }),
     )
   })
@@ -477,6 +478,7 @@ describe('recomputation on approval', () => {
       late_days_over_allowance: 0,
       holiday_days: 0,
       leave_days: 0,
+      leave_hours: 0,
     })
     // ann, 5–11 March: 4 work days (the 6th is now a holiday), clocked on all of them and on the holiday, none late,
     // early or absent any more; hours 8.62 + 4.5 + 4.92 + 8 + 8.17 = 34.21 over 5 days = 6.84;
@@ -500,6 +502,7 @@ describe('recomputation on approval', () => {
       late_days_over_allowance: 0,
       holiday_days: 1,
       leave_days: 0.5,
+      leave_hours: 0,
     })
   })
 

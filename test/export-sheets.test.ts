@@ -74,7 +74,7 @@ const WORDS = {
   en: {
     title: 'Attendance sheet · Acme · October 2024 · made 2024-11-01 10:00 (Asia/Shanghai)',
     header: ['Employee no.', 'Name', 'Department'],
-    totals: ['Work days', 'Days attended', 'Late days', 'Late minutes', 'Early-leave days', 'Absent days', 'Leave days', 'Overtime hours', 'Hours worked'],
+    totals: ['Work days', 'Days attended', 'Late days', 'Late minutes', 'Early-leave days', 'Absent days', 'Leave days', 'Overtime hours', 'Hours worked', 'Leave hours'],
     weekdays: weekdayRow(WEEKDAYS_EN, 'H', 'W'),
     total: 'Total',
     legend: [
@@ -95,7 +95,7 @@ const WORDS = {
   zh: {
     title: '考勤表 · Acme · 2024年10月 · 制表时间 2024-11-01 10:00（Asia/Shanghai）',
     header: ['工号', '姓名', '部门'],
-    totals: ['应出勤天数', '出勤天数', '迟到天数', '迟到分钟', '早退天数', '缺勤天数', '请假天数', '加班小时', '工作小时'],
+    totals: ['应出勤天数', '出勤天数', '迟到天数', '迟到分钟', '早退天数', '缺勤天数', '请假天数', '加班小时', '工作小时', '请假小时'],
     weekdays: weekdayRow(WEEKDAYS_ZH, '休', '班'),
     total: '合计',
     legend: [
@@ -114,10 +114,13 @@ const WORDS = {
     shading: '有底色的列：节假日和休息日。',
   },
 }
-const WIDTH = 3 + DATES.length + 9
+// §12's nine totals and the sheet's leave hours (CONTRACT §18)
+const WIDTH = 3 + DATES.length + 10
 const DAY_NUMBERS = DATES.map((date) => String(Number(date.slice(8))))
-// the month's totals, by hand from the golden rows: 19+19+14+0 work days, 127.53+130.72+114.38 hours
-const TOTALS = [52, 47, 1, 20, 1, 2, 3.5, 1.5, 372.63]
+// the month's totals, by hand from the golden rows: 19+19+14+0 work days, 127.53+130.72+114.38 hours; no hourly leave
+const TOTALS = [52, 47, 1, 20, 1, 2, 3.5, 1.5, 372.63, 0]
+/** The data layout's rows with the sheet's own total after them: the fixture has no hourly leave. */
+const sheetRows = () => goldenRows('attendance').slice(1).map((row) => [...row, '0'])
 const padded = (cells: (string | null)[]) => [...cells, ...Array<null>(WIDTH - cells.length).fill(null)]
 
 describe('the attendance sheet, layout=sheet', () => {
@@ -131,9 +134,9 @@ describe('the attendance sheet, layout=sheet', () => {
         csvOf([
           padded([words.title]),
           [...words.header, ...DAY_NUMBERS, ...words.totals],
-          [null, null, null, ...words.weekdays, ...Array(9).fill(null)],
-          // the same rows as the data layout
-          ...goldenRows('attendance').slice(1),
+          [null, null, null, ...words.weekdays, ...Array(10).fill(null)],
+          // the same rows as the data layout, and the leave hours
+          ...sheetRows(),
           [words.total, ...Array(2 + DATES.length).fill(null), ...TOTALS.map(String)],
           padded([]),
           // CSV cannot shade: the legend says nothing of shading
@@ -149,13 +152,11 @@ describe('the attendance sheet, layout=sheet', () => {
       expect(file.headers.get('content-disposition')).toBe('attachment; filename="attendance-2024-10.xlsx"')
       const sheet = await workbookOf(file.bytes)
       expect(sheet.name).toBe(lang === 'en' ? 'Attendance 2024-10' : '考勤表 2024-10')
-      const data = goldenRows('attendance')
-        .slice(1)
-        .map((row) => row.map((cell, i) => (cell === '' ? null : i >= 3 + DATES.length ? Number(cell) : cell)))
+      const data = sheetRows().map((row) => row.map((cell, i) => (cell === '' ? null : i >= 3 + DATES.length ? Number(cell) : cell)))
       expect(valuesOf(sheet, WIDTH)).toEqual([
         padded([words.title]),
         [...words.header, ...DAY_NUMBERS, ...words.totals],
-        [null, null, null, ...words.weekdays, ...Array(9).fill(null)],
+        [null, null, null, ...words.weekdays, ...Array(10).fill(null)],
         ...data,
         [words.total, ...Array(2 + DATES.length).fill(null), ...TOTALS],
         padded([]),
@@ -179,7 +180,7 @@ describe('the attendance sheet, layout=sheet', () => {
       expect(sheet.pageSetup).toMatchObject({ orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, paperSize: 9, printTitlesRow: '2:3' })
       // on screen: frozen below the header rows and after the name
       expect(sheet.views).toEqual([expect.objectContaining({ state: 'frozen', ySplit: 3, xSplit: 2 })])
-      expect(sheet.columns.map((column) => column.width)).toEqual([10, 14, 14, ...DATES.map(() => 6), ...Array(9).fill(9)])
+      expect(sheet.columns.map((column) => column.width)).toEqual([10, 14, 14, ...DATES.map(() => 6), ...Array(10).fill(9)])
     })
 
   test('the weekday row and the shading follow the rules’ work days: a group working Monday to Saturday shades only Sundays', async () => {

@@ -133,6 +133,7 @@ function october(workDays: number, worked: number, absent: number, leave = 0) {
     late_days_over_allowance: 0,
     holiday_days: 0,
     leave_days: leave,
+    leave_hours: 0,
   }
 }
 
@@ -193,6 +194,7 @@ describe('the month calendar: the dates before the start are no work days', () =
             ? { id: expect.any(Number), status: 3, status_text: 'absent', clock_in_time: null, clock_out_time: null, work_hours: 0 }
             : null,
         leave: leave(date),
+        leave_hours: [],
       })),
     })
   })

@@ -105,6 +105,7 @@ const statisticsByHand = (profile: Profile) => ({
   late_days_over_allowance: 0,
   holiday_days: 0,
   leave_days: 0,
+  leave_hours: 0,
   ...BY_HAND[profile],
 })
 

@@ -109,6 +109,8 @@ const STATISTICS = {
   late_days_over_allowance: 1,
   holiday_days: 1,
   leave_days: 1.5,
+  // no hourly leave (CONTRACT §18)
+  leave_hours: 0,
 }
 
 const clockIns: Record<string, number> = {}
@@ -261,7 +263,7 @@ beforeAll(async () => {
 
   at('2024-11-01T10:00:00')
   await signIn()
-})
+}, 30_000)
 
 afterAll(() => t.close())
 
@@ -297,6 +299,7 @@ describe('October 2024 with a holiday, a make-up Saturday, a full and a half day
         type_id: 1,
         type_name: 'Annual leave',
         year: 2024,
+        unit: 'day',
         granted: 10,
         taken: 0.5,
         pending: 1,
@@ -427,6 +430,7 @@ describe('October 2024 with a holiday, a make-up Saturday, a full and a half day
                   half_day: 'am',
                 }
               : null,
+        leave_hours: [],
       }
     })
     const month = await as('ann', 'GET', '/api/v1/attendance/calendar?month=2024-10')
@@ -460,6 +464,7 @@ describe('October 2024 with a holiday, a make-up Saturday, a full and a half day
         type_id: 1,
         type_name: 'Annual leave',
         year: 2024,
+        unit: 'day',
         granted: 10,
         taken: 1.5,
         pending: 0,

@@ -2,7 +2,7 @@
  * B4: a clock-in as Workforce does it (src/modules/attendance/service.ts `clockIn`), written out
  * by hand: the caller's group and zone, the group's enabled rules (kept half a second, as
  * Workforce's rule cache keeps them), the work date and rule, the position against the rule's
- * area, the calendar's mark and any half day of leave on the date, the shift and the verdict by
+ * area, the calendar's mark and any half day or hours of leave on the date, the shift and the verdict by
  * Workforce's own pure functions (policy.ts, records.ts, geofence.ts), then the one INSERT …
  * SELECT … RETURNING. Only the failure paths S1 never takes are shortened (a refused position
  * is answered 400 without keeping the attempt).
@@ -97,7 +97,7 @@ export function clockIn(db: SameWorkDb, context: Context, input: ClockBody, loca
   if (!verdict.allowed) throw new ValidationError(verdict.message)
 
   const kind = db.kindOn(group.companyId, workDate)
-  const off = db.halfDayOff(context.employeeId, workDate)
+  const off = db.timeOff(context.employeeId, workDate)
   const membership = context.membership!
   const shift = shiftOfDay(rule, context.zone, workDate, kind, attendanceStart(membership.companyStartsOn, membership.hireDate), off)
   const outcome = judgeClockIn(shift, now)

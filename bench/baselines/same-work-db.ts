@@ -9,6 +9,7 @@
 import Database from 'libsql'
 import { createCheckpointer } from '../../src/db/checkpointer'
 import type { RuleRow } from '../../src/modules/attendance/setup/repository'
+import { timeOffOf } from '../../src/modules/leave/repository'
 
 function indexOf<C extends string>(columns: readonly C[]): Record<C, number> {
   return Object.fromEntries(columns.map((column, i) => [column, i])) as Record<C, number>
@@ -34,8 +35,8 @@ export const RULES_SQL = `select ${RULE_COLUMNS.map((column) => `"${column}"`).j
 /** How the company calendar marks a date (calendar/repository.ts `kindOn`). */
 export const KIND_SQL = `select "kind" from "calendar_days" where ("calendar_days"."company_id" = ? and "calendar_days"."date" = ?) limit ?`
 
-/** Half a day of approved leave on a date (leave/repository.ts `halfDayOff`). */
-export const HALF_DAY_SQL = `select "half_day" from "leave_requests" where ("leave_requests"."employee_id" = ? and "leave_requests"."start_date" = ? and "leave_requests"."status" = ? and "leave_requests"."half_day" is not null) limit ?`
+/** Half a day and hours of approved leave on a date (leave/repository.ts `timeOffNow`). */
+export const TIME_OFF_SQL = `select "half_day", "start_time", "end_time" from "leave_requests" where ("leave_requests"."employee_id" = ? and "leave_requests"."start_date" = ? and "leave_requests"."status" = ? and ("leave_requests"."half_day" is not null or "leave_requests"."start_time" is not null))`
 
 const RECORD_COLUMNS = [
   'id', 'employee_id', 'rule_id', 'group_id', 'work_date', 'timezone', 'shift_start', 'shift_end', 'work_date_end', 'break_start',
@@ -79,7 +80,7 @@ export const SALARY = indexOf(SALARY_COLUMNS)
 export const SALARY_SQL = `select ${SALARY_COLUMNS.map((column) => `"salaries"."${column}"`).join(', ')}, "employees"."name" from "salaries" left join "employees" on "employees"."id" = "salaries"."employee_id" where ("salaries"."employee_id" = ? and "salaries"."month" = ?) limit ?`
 
 /** The statements a request of S1 or S2 can run, for run.ts to compare with what Workforce ran. */
-export const HOT_STATEMENTS = [PRINCIPAL_SQL, MEMBERSHIP_SQL, RULES_SQL, KIND_SQL, HALF_DAY_SQL, CLOCK_IN_SQL, RECORD_ON_SQL, SALARY_SQL]
+export const HOT_STATEMENTS = [PRINCIPAL_SQL, MEMBERSHIP_SQL, RULES_SQL, KIND_SQL, TIME_OFF_SQL, CLOCK_IN_SQL, RECORD_ON_SQL, SALARY_SQL]
 
 type Row = unknown[]
 
@@ -130,7 +131,7 @@ export function openSameWork(path: string) {
   const membership = prepare(MEMBERSHIP_SQL)
   const rules = prepare(RULES_SQL)
   const kind = prepare(KIND_SQL)
-  const halfDay = prepare(HALF_DAY_SQL)
+  const timeOff = prepare(TIME_OFF_SQL)
   const clockIn = prepare(CLOCK_IN_SQL)
   const refusing = prepare(REFUSING_SQL)
   const recordOn = prepare(RECORD_ON_SQL)
@@ -155,7 +156,14 @@ export function openSameWork(path: string) {
     },
     enabledRules: (groupId: number): RuleRow[] => (rules.all([groupId, 1]) as Row[]).map(ruleRow),
     kindOn: (companyId: number, date: string) => ((kind.get([companyId, date, 1]) as Row | undefined)?.[0] ?? null) as 'workday' | 'holiday' | null,
-    halfDayOff: (employeeId: number, date: string) => ((halfDay.get([employeeId, date, 'approved', 1]) as Row | undefined)?.[0] ?? null) as 'am' | 'pm' | null,
+    timeOff: (employeeId: number, date: string) =>
+      timeOffOf(
+        (timeOff.all([employeeId, date, 'approved']) as Row[]).map(([halfDay, startTime, endTime]) => ({
+          halfDay: halfDay as 'am' | 'pm' | null,
+          startTime: startTime as string | null,
+          endTime: endTime as string | null,
+        })),
+      ),
     /** the inserted row, or undefined when the employee's other records refuse it; throws on the unique (employee, date) index */
     insertClockIn(values: unknown[]) {
       const row = clockIn.get(values) as Row | undefined

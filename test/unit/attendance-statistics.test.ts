@@ -78,6 +78,7 @@ const EMPTY = {
   late_days_over_allowance: 0,
   holiday_days: 0,
   leave_days: 0,
+  leave_hours: 0,
 }
 
 const MARCH_4_TO_10 = { start: '2024-03-04', end: '2024-03-10' }
@@ -156,6 +157,7 @@ describe('statistics from per-month, per-weekday totals', () => {
       late_days_over_allowance: 2,
       holiday_days: 0,
       leave_days: 0,
+      leave_hours: 0,
     })
   })
 

@@ -112,7 +112,14 @@ export const Statistics = t.Object({
   absent_days: t.Integer(),
   exception_days: t.Integer(),
   holiday_days: t.Integer({ description: 'dates of the range the company marks as holidays (extension, CONTRACT §8)' }),
-  leave_days: t.Number({ description: 'work days of approved leave in the range, halves as 0.5 (extension, CONTRACT §9); absent_days leaves out its full days' }),
+  leave_days: t.Number({
+    description:
+      'work days of approved leave of days in the range, halves as 0.5 (extension, CONTRACT §9); absent_days leaves out its full days. Hourly leave is in leave_hours',
+  }),
+  leave_hours: t.Number({
+    description:
+      'approved hourly leave on work days of the range: the work time it covers without breaks, in hours to the hundredth (extension, CONTRACT §18); never in leave_days',
+  }),
   total_work_hours: t.Number(),
   avg_work_hours: t.Number(),
   total_late_minutes: t.Integer(),

@@ -304,3 +304,44 @@ export function halfDayShift(shift: Shift, off: 'am' | 'pm'): Shift {
   if (off === 'am') return { ...shift, start: shift.breakEnd ?? middle, requiredWorkHours }
   return { ...shift, end: shift.breakStart ?? middle, requiredWorkHours }
 }
+
+/** Approved hourly leave on a work date (CONTRACT §18): its span, and the minutes of work time it covers, breaks excluded. */
+export interface HoursOff {
+  start: Date
+  end: Date
+  minutes: number
+}
+
+/** Hours rounded up to the hundredth: a record's hours (to the hundredth) fall short of them exactly when they fall short of the unrounded ones. */
+const hundredthsUp = (hours: number) => Math.ceil(Math.round(hours * 1e8) / 1e6) / 100
+
+/**
+ * The shift of a work date with hours of it on approved leave (CONTRACT §18), as `halfDayShift` is
+ * for half a day. Leave from the shift's start (one span, or spans that follow it without a gap; a
+ * break is no gap) moves the start to where it ends, so lateness runs from then; leave up to the
+ * shift's end moves the end to where it starts, so early leave runs to then; a start moved into the
+ * break moves on to the break's end, an end moved into it back to the break's start. Leave in
+ * between moves neither. The required hours drop by the work time the spans cover, never below 0.
+ * With the whole shift on leave there is nothing to be late or early for: flexible, nothing
+ * required. A day off stays as it is; overtime still counts from the rule's work end.
+ */
+export function hoursOffShift(shift: Shift, spans: readonly HoursOff[]): Shift {
+  if (!shift.workDay || spans.length === 0) return shift
+  const covered = spans.reduce((sum, span) => sum + span.minutes, 0)
+  const requiredWorkHours = hundredthsUp(Math.max(0, shift.requiredWorkHours - covered / 60))
+  const pause = shift.breakStart && shift.breakEnd ? { from: minuteOf(shift.breakStart), to: minuteOf(shift.breakEnd) } : null
+  let start = minuteOf(shift.start)
+  for (const span of [...spans].sort((a, b) => a.start.getTime() - b.start.getTime()))
+    if (minuteOf(span.start) <= start && minuteOf(span.end) > start) {
+      start = minuteOf(span.end)
+      if (pause && start >= pause.from && start < pause.to) start = pause.to
+    }
+  let end = minuteOf(shift.end)
+  for (const span of [...spans].sort((a, b) => b.end.getTime() - a.end.getTime()))
+    if (minuteOf(span.end) >= end && minuteOf(span.start) < end) {
+      end = minuteOf(span.start)
+      if (pause && end > pause.from && end <= pause.to) end = pause.from
+    }
+  if (start >= end) return { ...shift, flexible: true, requiredWorkHours: 0 }
+  return { ...shift, start: new Date(start * MINUTE_MS), end: new Date(end * MINUTE_MS), requiredWorkHours }
+}

@@ -1,13 +1,26 @@
 import type { Locale } from '../../config'
 import { ValidationError, type FieldError } from '../../http/errors'
 import { isCalendarDate } from '../../lib/dates'
-import { addDays, daysBetween, instantAt } from '../../lib/local-time'
+import { addDays, daysBetween, instantAt, parseHHMM } from '../../lib/local-time'
 import { statusText } from '../../lib/status-text'
 import type { AttendanceRecordResponse } from './model'
 import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { DayKind } from '../calendar/work-days'
-import { halfDayShift, hoursOf, ruleOfWeekday, ruleOn, shiftAt, shiftFor, type PolicyRule, type Shift } from './policy'
+import { workMinutesCovered } from '../leave/hours'
+import {
+  halfDayShift,
+  hoursOf,
+  hoursOffShift,
+  isOvernight,
+  ruleOfWeekday,
+  ruleOn,
+  shiftAt,
+  shiftFor,
+  type HoursOff,
+  type PolicyRule,
+  type Shift,
+} from './policy'
 import type { DayRule } from './statistics'
 import type * as repo from './repository'
 import type { RuleResponse } from './setup/model'
@@ -56,9 +69,39 @@ export const ruleFor = (rules: readonly setup.RuleRow[], date: string) => ruleOn
 /** The work date and rule a clock-in now gets among a group's enabled rules. */
 export const shiftNow = (rules: readonly setup.RuleRow[], zone: string, at: Date) => shiftAt(rules, policyOf, zone, at)
 
+/** A span of approved hourly leave on a date (CONTRACT §18), HH:MM local, the end after the start. */
+export interface HoursSpan {
+  startTime: string
+  endTime: string
+}
+
+/** What of a date an employee has on approved leave besides whole days: half of it, and spans of hours. */
+export interface TimeOff {
+  half: 'am' | 'pm' | null
+  hours: readonly HoursSpan[]
+}
+
+export const NO_TIME_OFF: TimeOff = { half: null, hours: [] }
+
+/**
+ * Hourly leave of a work date as instants under the rule, each with the work time it covers
+ * (leave/hours `workMinutesCovered`, the length its request was counted with). Times are read on
+ * the shift's line, as there: under an overnight rule a time before the work start is the next
+ * morning's; a span that runs backwards on that line covers nothing and is left out.
+ */
+export function hoursOffOn(rule: PolicyRule, zone: string, workDate: string, spans: readonly HoursSpan[]): HoursOff[] {
+  const nextDay = addDays(workDate, 1)
+  const instant = (hhmm: string) =>
+    instantAt(isOvernight(rule) && parseHHMM(hhmm)! < parseHHMM(rule.workStart)! ? nextDay : workDate, hhmm, zone)
+  return spans
+    .map((span) => ({ start: instant(span.startTime), end: instant(span.endTime), minutes: workMinutesCovered(rule, span.startTime, span.endTime) }))
+    .filter((span) => span.end > span.start)
+}
+
 /**
  * A work date's shift under a rule: the company calendar's mark applied (§8), the employee's
- * attendance start (`from`, §23: a date before it is a day off), and half a day of approved leave (§9).
+ * attendance start (`from`, §23: a date before it is a day off), and approved leave of part of
+ * the date: half a day (§9), hours (§18).
  */
 export function shiftOfDay(
   rule: setup.RuleRow,
@@ -66,10 +109,12 @@ export function shiftOfDay(
   workDate: string,
   kind: DayKind | null,
   from: string | null,
-  off: 'am' | 'pm' | null,
+  off: TimeOff | null,
 ): Shift {
-  const whole = shiftFor(policyOf(rule), zone, workDate, kind, from)
-  return off ? halfDayShift(whole, off) : whole
+  let shift = shiftFor(policyOf(rule), zone, workDate, kind, from)
+  if (off?.half) shift = halfDayShift(shift, off.half)
+  if (off && off.hours.length > 0) shift = hoursOffShift(shift, hoursOffOn(policyOf(rule), zone, workDate, off.hours))
+  return shift
 }
 
 /** The columns that keep what a record is judged under. */

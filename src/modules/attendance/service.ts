@@ -41,7 +41,7 @@ import { toRuleResponse } from './setup/shapes'
 import { computeStatistics, type StatisticsResult } from './statistics'
 import { calendarBetween, kindOn } from '../calendar/repository'
 import { countedFrom, countedUntil } from '../calendar/work-days'
-import { halfDayOffNow, leaveDates } from '../leave/repository'
+import { leaveInRange, timeOffNow } from '../leave/repository'
 
 type Kind = 'clock_in' | 'clock_out'
 
@@ -109,9 +109,20 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
     const [totals, calendar, leave] = await Promise.all([
       repo.dayTotals(db, context.employeeId, start, until, since, today, company),
       calendarBetween(db, company, start, end),
-      leaveDates(db, context.employeeId, start, until),
+      leaveInRange(db, context.employeeId, start, until),
     ])
-    return computeStatistics({ start, end, today, since, until, weekdays: weekdayRules(context.rules), totals, calendar, leave })
+    return computeStatistics({
+      start,
+      end,
+      today,
+      since,
+      until,
+      weekdays: weekdayRules(context.rules),
+      totals,
+      calendar,
+      leave: leave.dates,
+      hourlyLeave: leave.hours,
+    })
   }
 
   /** The record with its employee and rule; the rule comes from the caller's context when it is one of theirs. */
@@ -130,8 +141,8 @@ export function createAttendanceService({ database, clock, defaultZone, ruleCach
       requireActive(context)
       const { rule, workDate } = requireShift(context, now)
       await checkPosition(context, rule, input, 'clock_in', now)
-      // a holiday of the group's company is a day off; a make-up workday is a work day; half a day of approved leave moves the start or end
-      const [kind, off] = await Promise.all([kindOn(db, companyOf(context), workDate), halfDayOffNow(db, context.employeeId, workDate)])
+      // a holiday of the group's company is a day off; a make-up workday is a work day; half a day or hours of approved leave move the start or end
+      const [kind, off] = await Promise.all([kindOn(db, companyOf(context), workDate), timeOffNow(db, context.employeeId, workDate)])
       const shift = shiftOfDay(rule, context.zone, workDate, kind, context.attendanceFrom, off)
       const outcome = judgeClockIn(shift, now)
       const record = await onConstraint(

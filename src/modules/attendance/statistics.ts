@@ -52,8 +52,10 @@ export interface StatisticsInput {
   totals: DayTotals[]
   /** the company calendar's marked dates over at least [start, end] */
   calendar?: CompanyCalendar
-  /** the dates of [start, end] the employee's approved leave covers (CONTRACT §9) */
+  /** the dates of [start, end] the employee's approved leave of days covers (CONTRACT §9) */
   leave?: readonly LeaveDate[]
+  /** the employee's approved hourly leave in [start, end] (CONTRACT §18) */
+  hourlyLeave?: readonly LeaveMinutes[]
 }
 
 /** CONTRACT §8 extension: `holiday_days`, the dates of the range the company marks as holidays. */
@@ -66,12 +68,50 @@ export interface LeaveDate {
   record: 'none' | 'absent' | 'other'
 }
 
+/** An approved hourly leave request (CONTRACT §18): its date and the minutes of work time it covers, breaks excluded (its `amount`). */
+export interface LeaveMinutes {
+  date: string
+  minutes: number
+}
+
+/** What decides which dates of leave count: the employee's rules, calendar and counted range, as `StatisticsInput` has them. */
+export type LeaveCounting = Pick<StatisticsInput, 'end' | 'since' | 'until' | 'weekdays' | 'calendar'>
+
+/**
+ * Whether leave on a date counts (leave_days, leave_hours): a work day for the employee (the rule
+ * of its weekday, the company calendar, their attendance start) from `since` to `until` (their last
+ * day employed, else `end`). A request counts only its work days; so do statistics.
+ */
+export function countsAsLeave(date: string, { end, since, until, weekdays, calendar = NO_CALENDAR }: LeaveCounting): boolean {
+  const day = weekdays[weekday(date)]
+  return date <= countedUntil(end, until) && day.rule !== null && isWorkDayFor(day.workDay, date, calendar.get(date)?.kind ?? null, since)
+}
+
+/**
+ * The minutes of approved hourly leave that count (see `countsAsLeave`), summed: `leave_hours` of
+ * statistics and the sheet is this in hours to the hundredth; payroll reads the same minutes.
+ */
+export function countedLeaveMinutes(hourly: readonly LeaveMinutes[], counting: LeaveCounting): number {
+  return hourly.reduce((sum, leave) => sum + (countsAsLeave(leave.date, counting) ? leave.minutes : 0), 0)
+}
+
 /**
  * The statistics object of CONTRACT §4 from per-month, per-weekday SQL totals. Each date
  * is judged by the rule that applies on it: whether it is a work day, and, per month and
  * rule, how many late days that rule allows.
  */
-export function computeStatistics({ start, end, today, since, until, weekdays, totals, calendar = NO_CALENDAR, leave = [] }: StatisticsInput): StatisticsResult {
+export function computeStatistics({
+  start,
+  end,
+  today,
+  since,
+  until,
+  weekdays,
+  totals,
+  calendar = NO_CALENDAR,
+  leave = [],
+  hourlyLeave = [],
+}: StatisticsInput): StatisticsResult {
   const sum = (pick: (day: DayTotals) => number, rows = totals) => rows.reduce((acc, day) => acc + Number(pick(day)), 0)
   const isWorkDay = (day: number) => weekdays[day].workDay
   // the calendar's marks count only where a rule applies: with no enabled rule no date is a work day
@@ -92,9 +132,8 @@ export function computeStatistics({ start, end, today, since, until, weekdays, t
   const holidayDays = [...calendar].filter(([date, { kind }]) => kind === 'holiday' && date >= start && date <= end).length
   const attendanceDays = sum((d) => d.attendanceDays)
   // leave counts on work days only (a request's days are its work days); a full day of it is no absence
-  const leaveOnWorkDays = leave.filter(
-    ({ date }) => date <= last && weekdays[weekday(date)].rule !== null && isWorkDayFor(isWorkDay(weekday(date)), date, calendar.get(date)?.kind ?? null, since),
-  )
+  const counting: LeaveCounting = { end, since, until, weekdays, calendar }
+  const leaveOnWorkDays = leave.filter(({ date }) => countsAsLeave(date, counting))
   const leaveHalves = leaveOnWorkDays.reduce((acc, day) => acc + (day.half ? 1 : 2), 0)
   const excusedAbsences = leaveOnWorkDays.filter(
     (day) => !day.half && (day.record === 'absent' || (day.record === 'none' && day.date >= since && day.date <= lastPast)),
@@ -130,5 +169,6 @@ export function computeStatistics({ start, end, today, since, until, weekdays, t
     late_days_over_allowance: lateDays - allowed,
     holiday_days: holidayDays,
     leave_days: leaveHalves / 2,
+    leave_hours: hoursOf(countedLeaveMinutes(hourlyLeave, counting)),
   }
 }

@@ -125,11 +125,23 @@ const DayRecord = t.Object({
   work_hours: t.Number(),
 })
 
-/** Filled by the leave module (CONTRACT §9); always null until it exists. */
-const DayLeave = t.Object({
+/** Filled by the leave module (CONTRACT §9): approved leave of days on the date. */
+const DayLeave = t.Object(
+  {
+    request_id: t.Integer(),
+    type_name: t.String(),
+    half_day: t.Union([t.Literal('am'), t.Literal('pm'), t.Null()]),
+  },
+  { description: 'approved leave of a whole or half day; hourly leave is in leave_hours' },
+)
+
+/** Approved hourly leave on the date (CONTRACT §18). */
+const DayLeaveHours = t.Object({
   request_id: t.Integer(),
   type_name: t.String(),
-  half_day: t.Union([t.Literal('am'), t.Literal('pm'), t.Null()]),
+  start_time: t.String({ description: 'HH:MM, local' }),
+  end_time: t.String({ description: 'HH:MM, local' }),
+  hours: t.Number({ description: 'the work time the span covers without breaks, in hours to the hundredth' }),
 })
 
 export const MonthDay = t.Object({
@@ -139,6 +151,7 @@ export const MonthDay = t.Object({
   holiday_name: t.Nullable(t.String({ description: 'the name of the company’s holiday on this date' })),
   record: t.Nullable(DayRecord),
   leave: t.Nullable(DayLeave),
+  leave_hours: t.Array(DayLeaveHours, { description: 'approved hourly leave on the date, earliest first; [] when none (extension, CONTRACT §18)' }),
 })
 export type MonthDayResponse = typeof MonthDay.static
 

@@ -78,11 +78,14 @@ function checkedDays(input: ImportInput['days']) {
   return days
 }
 
+/** A date's approved leave in the month calendar: of days (CONTRACT §9), and of hours (§18). */
+export type LeaveOfDate = Pick<MonthDayResponse, 'leave' | 'leave_hours'>
+
 /**
- * What a leave request makes of a date in the month calendar (CONTRACT §9). The leave
- * module answers this once it exists; until then no date has leave.
+ * What leave requests make of the dates in the month calendar, by date (a date without leave may
+ * be missing). The leave module answers this; without it no date has leave.
  */
-export type LeaveOfDates = (employeeId: number, start: string, end: string) => Promise<Map<string, MonthDayResponse['leave']>>
+export type LeaveOfDates = (employeeId: number, start: string, end: string) => Promise<Map<string, LeaveOfDate>>
 const NO_LEAVE: LeaveOfDates = async () => new Map()
 
 /** What the leave module does when the calendar changes on `dates` (CONTRACT §18: leave over them is recounted), in the change's transaction. */
@@ -268,7 +271,8 @@ export function createCalendarService(
                 work_hours: hoursOf(record.workMinutes),
               }
             : null,
-          leave: leave.get(date) ?? null,
+          leave: leave.get(date)?.leave ?? null,
+          leave_hours: leave.get(date)?.leave_hours ?? [],
         })
         if (date === last) break
       }

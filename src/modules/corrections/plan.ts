@@ -3,12 +3,12 @@ import { ValidationError, type FieldError } from '../../http/errors'
 import { localDate } from '../../lib/local-time'
 import { companyOf, ruleOfRecord, type CallerContext } from '../attendance/caller'
 import { closesAt, judgeRecord, type Shift } from '../attendance/policy'
-import { ruleFor, shiftColumns, shiftOfDay, shiftOfRecord } from '../attendance/records'
+import { ruleFor, shiftColumns, shiftOfDay, shiftOfRecord, type TimeOff } from '../attendance/records'
 import type * as attendanceRepo from '../attendance/repository'
 import type { RuleRow } from '../attendance/setup/repository'
 import { kindOnIn } from '../calendar/repository'
 import type { DayKind } from '../calendar/work-days'
-import { halfDayOff } from '../leave/repository'
+import { timeOffOn } from '../leave/repository'
 import { say } from './messages'
 import * as repo from './repository'
 
@@ -37,8 +37,8 @@ export interface PlanFacts {
   rowRule: RuleRow | null
   /** how the employee's group's company marks the date */
   kind: DayKind | null
-  /** the half of the date the employee has approved leave for */
-  off: 'am' | 'pm' | null
+  /** what of the date the employee has on approved leave besides whole days: half of it, hours */
+  off: TimeOff | null
 }
 
 /** What a change would do to the record of an employee and date: nothing written. */
@@ -79,7 +79,7 @@ export const zoneOfPlan = (context: CallerContext, row: RecordRow | null): strin
  * The record of `workDate` with `times` applied and recomputed by the clock policy: a record
  * clocked in is judged under the shift it keeps; a new record (or an absence) under the rule
  * that applies on the date now, with the calendar's mark, the employee's attendance start and
- * half-day leave, as a clock-in would be. A 400 (ValidationError) when there is no rule to judge
+ * half-day or hourly leave, as a clock-in would be. A 400 (ValidationError) when there is no rule to judge
  * the date by or the times do not hang together.
  */
 export function planRecord(context: CallerContext, workDate: string, times: Times, now: Date, { row, rowRule, kind, off }: PlanFacts): Plan {
@@ -113,6 +113,6 @@ export function planRecord(context: CallerContext, workDate: string, times: Time
 export async function factsOn(q: Queryable, context: CallerContext, workDate: string): Promise<PlanFacts> {
   const row = await repo.recordOn(q, context.employeeId, workDate)
   if (row?.clockInTime) return { row, rowRule: await ruleOfRecord(q, context, row.ruleId), kind: null, off: null }
-  const [kind, off] = await Promise.all([kindOnIn(q, companyOf(context), workDate), halfDayOff(q, context.employeeId, workDate)])
+  const [kind, off] = await Promise.all([kindOnIn(q, companyOf(context), workDate), timeOffOn(q, context.employeeId, workDate)])
   return { row, rowRule: null, kind, off }
 }

@@ -2,7 +2,7 @@ import { weekday } from '../../lib/local-time'
 import { weekdayRules } from '../attendance/records'
 import type { DayTotals } from '../attendance/repository'
 import type { RuleRow } from '../attendance/setup/repository'
-import { computeStatistics, type DayRule, type LeaveDate, type StatisticsResult } from '../attendance/statistics'
+import { computeStatistics, type DayRule, type LeaveDate, type LeaveMinutes, type StatisticsResult } from '../attendance/statistics'
 import { countedFrom, countedUntil, isWorkDayFor, type CompanyCalendar } from '../calendar/work-days'
 import { datesOf } from '../leave/repository'
 
@@ -25,12 +25,24 @@ export interface MonthRecord {
   overtimeMinutes: number
 }
 
-/** An approved leave request, as far as its dates go. */
+/**
+ * An approved leave request, as far as its dates go. An hourly one (CONTRACT §18) has its span
+ * (`startTime`, `endTime`, on startDate = endDate) and `amount`, the minutes of work time it
+ * covers; it is no leave day, only minutes (`leaveMinutesOf`). Rows that leave the three out
+ * (or null) are requests of days.
+ */
 export interface ApprovedLeave {
   startDate: string
   endDate: string
   halfDay: 'am' | 'pm' | null
+  startTime?: string | null
+  endTime?: string | null
+  /** half-days for a request of days, minutes for an hourly one (leave_requests.amount) */
+  amount?: number
 }
+
+/** An hourly request: one with a start time. */
+export const isHourly = (request: ApprovedLeave): boolean => request.startTime != null
 
 /** A date's month and ISO weekday, and the two as one key. */
 interface DateParts {
@@ -115,8 +127,9 @@ export function dayTotalsOf(
 
 /**
  * `leave/repository.leaveDates` over rows already loaded: each date of [start, end] under an
- * approved request, half or whole (two approved halves of one date make a whole day), with what
- * record it has (none, an absent record without a clock-in, or another).
+ * approved request of days, half or whole (two approved halves of one date make a whole day), with
+ * what record it has (none, an absent record without a clock-in, or another). Hourly requests are
+ * no leave day and left out.
  */
 export function leaveDatesOf(
   requests: readonly ApprovedLeave[],
@@ -126,6 +139,7 @@ export function leaveDatesOf(
 ): LeaveDate[] {
   const dates = new Map<string, boolean>()
   for (const request of requests) {
+    if (isHourly(request)) continue
     const first = request.startDate > start ? request.startDate : start
     const last = request.endDate < end ? request.endDate : end
     for (const date of datesOf(first, last)) dates.set(date, dates.has(date) ? false : request.halfDay !== null)
@@ -134,6 +148,18 @@ export function leaveDatesOf(
     const record = records.get(date)
     return { date, half, record: !record ? 'none' : record.status === 3 && !record.clockedIn ? 'absent' : 'other' }
   })
+}
+
+/**
+ * `leave/repository.leaveInRange`'s hours over rows already loaded: each approved hourly request
+ * dated in [start, end], with its minutes (its `amount`). Which of them count, and how many minutes
+ * in all, is `attendance/statistics.countedLeaveMinutes`.
+ */
+export function leaveMinutesOf(requests: readonly ApprovedLeave[], start: string, end: string): LeaveMinutes[] {
+  const found: LeaveMinutes[] = []
+  for (const request of requests)
+    if (isHourly(request) && request.startDate >= start && request.startDate <= end) found.push({ date: request.startDate, minutes: request.amount ?? 0 })
+  return found
 }
 
 export const DAY_CODES = {
@@ -226,6 +252,7 @@ export function judgeMonth(input: EmployeeMonth): { codes: DayCode[]; statistics
     totals: dayTotalsOf(input.records, { start, end: last, since, today }, calendar),
     calendar,
     leave,
+    hourlyLeave: leaveMinutesOf(input.leave, start, last),
   })
   const leaveByDate = new Map(leave.map((day) => [day.date, day]))
   const codes = dates.map((date) => {

@@ -37,6 +37,7 @@ export const header = defineMessages('exports.header', {
   leave_days: { en: 'Leave days', zh: '请假天数' },
   overtime_hours: { en: 'Overtime hours', zh: '加班小时' },
   work_hours: { en: 'Hours worked', zh: '工作小时' },
+  leave_hours: { en: 'Leave hours', zh: '请假小时' },
   basic_salary: { en: 'Basic salary', zh: '基本工资' },
   seniority_pay: { en: 'Seniority pay', zh: '工龄工资' },
   performance_pay: { en: 'Performance pay', zh: '绩效工资' },

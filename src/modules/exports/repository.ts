@@ -126,7 +126,7 @@ export async function recordsOf(db: Queryable, employeeIds: number[], first: str
   return records
 }
 
-/** The employees' approved leave requests with a day in [first, last], in one query over the (employee, status, dates) index. */
+/** The employees' approved leave requests with a day in [first, last] (hourly ones with their span and minutes), in one query over the (employee, status, dates) index. */
 export async function approvedLeaveOf(
   db: Queryable,
   employeeIds: number[],
@@ -135,7 +135,15 @@ export async function approvedLeaveOf(
 ): Promise<(ApprovedLeave & { employeeId: number })[]> {
   if (employeeIds.length === 0) return []
   return db
-    .select({ employeeId: leaveRequests.employeeId, startDate: leaveRequests.startDate, endDate: leaveRequests.endDate, halfDay: leaveRequests.halfDay })
+    .select({
+      employeeId: leaveRequests.employeeId,
+      startDate: leaveRequests.startDate,
+      endDate: leaveRequests.endDate,
+      halfDay: leaveRequests.halfDay,
+      startTime: leaveRequests.startTime,
+      endTime: leaveRequests.endTime,
+      amount: leaveRequests.amount,
+    })
     .from(leaveRequests)
     .where(
       and(

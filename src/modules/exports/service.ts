@@ -87,8 +87,8 @@ export function createExportsService({ database, clock, defaultZone, ruleCache, 
     return rules
   }
 
-  /** The attendance sheet's rows, a page of employees at a time: each page in three queries, plus one per company and group not seen before. */
-  async function* attendancePages(scope: repo.AttendanceScope, dates: string[], now: Date, loaded: Loaded): AsyncGenerator<Row[]> {
+  /** The attendance sheet's rows in a layout, a page of employees at a time: each page in three queries, plus one per company and group not seen before. */
+  async function* attendancePages(scope: repo.AttendanceScope, dates: string[], now: Date, loaded: Loaded, layout: Layout): AsyncGenerator<Row[]> {
     const { calendars, rules: rulesOf } = loaded
     let after = 0
     for (;;) {
@@ -133,6 +133,8 @@ export function createExportsService({ database, clock, defaultZone, ruleCache, 
           statistics.leave_days,
           statistics.overtime_hours,
           statistics.total_work_hours,
+          // the sheet layout's own total (sheet-layout.ts `attendanceTotals`)
+          ...(layout === 'sheet' ? [statistics.leave_hours] : []),
         ]
       })
       if (employees.length < PAGE_SIZE) return
@@ -196,7 +198,7 @@ export function createExportsService({ database, clock, defaultZone, ruleCache, 
       })
       const loaded: Loaded = { calendars: new Map(), rules: new Map() }
       const layouted = await attendanceLayout(layout, { month: query.month, locale, now }, scope, dates, loaded)
-      return file('attendance', query.month, query.format, { ...layouted, pages: attendancePages(scope, dates, now, loaded), created: now })
+      return file('attendance', query.month, query.format, { ...layouted, pages: attendancePages(scope, dates, now, loaded, layout), created: now })
     },
 
     /** The month's salary register (CONTRACT §12, §24), with a last row of sums; audited before the first byte. */

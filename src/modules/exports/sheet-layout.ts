@@ -33,13 +33,22 @@ const ATTENDANCE_TOTALS: Column[] = [
   { header: 'work_hours', kind: 'number', width: 12 },
 ]
 
-/** The attendance sheet's columns in the data layout: who, a code per date, the month's totals. */
-export const attendanceColumns = (dates: readonly string[]): Column[] => [
+/**
+ * What the sheet layout totals besides (CONTRACT §18): approved hourly leave in hours, statistics'
+ * leave_hours. After §12's columns, and not in the data layout, whose file stays §12's byte for byte (§24).
+ */
+const SHEET_TOTALS: Column[] = [{ header: 'leave_hours', kind: 'number', width: 13 }]
+
+/** The totals of a layout, after the dates. */
+export const attendanceTotals = (layout: Layout): readonly Column[] => (layout === 'sheet' ? [...ATTENDANCE_TOTALS, ...SHEET_TOTALS] : ATTENDANCE_TOTALS)
+
+/** The attendance sheet's columns (with their data layout's headers): who, a code per date, the month's totals. */
+export const attendanceColumns = (dates: readonly string[], layout: Layout = 'data'): Column[] => [
   { header: 'employee_no', kind: 'text', width: 14 },
   { header: 'name', kind: 'text', width: 18 },
   { header: 'department', kind: 'text', width: 16 },
   ...dates.map((date): Column => ({ header: date, kind: 'text', width: 11 })),
-  ...ATTENDANCE_TOTALS,
+  ...attendanceTotals(layout),
 ]
 
 /** The company a sheet is about (the one of the people on it), or none when they are of several (or of none). */
@@ -128,7 +137,7 @@ const inWords = (column: Column, locale: Locale, width: number): Column => ({
 
 /** The attendance sheet in the sheet layout: frozen after the name, the dates by day number with the weekdays below. */
 export function attendanceSheetLayout({ locale, month, company, now }: SheetFacts, dates: readonly string[], looks: readonly DayLook[]): Layouted {
-  const columns = attendanceColumns(dates).map((column, i): Column => {
+  const columns = attendanceColumns(dates, 'sheet').map((column, i): Column => {
     const day = i - 3
     if (day < 0) return inWords(column, locale, i === 0 ? 10 : 14)
     if (day < dates.length) return { header: String(Number(dates[day].slice(8))), kind: 'text', width: 6, centred: true, shaded: looks[day].shaded }
@@ -137,7 +146,7 @@ export function attendanceSheetLayout({ locale, month, company, now }: SheetFact
   const text = (message: Message) => render(message, locale)
   const dress: Dress = {
     title: text(say.attendanceTitle(titleValues(month, company, now, locale))),
-    subheader: [null, null, null, ...dates.map((date, i) => text(weekdayCell(date, looks[i].kind))), ...ATTENDANCE_TOTALS.map(() => null)],
+    subheader: [null, null, null, ...dates.map((date, i) => text(weekdayCell(date, looks[i].kind))), ...attendanceTotals('sheet').map(() => null)],
     legend: (format) => [
       [text(legend.title())],
       ...LEGEND.map(([code, meaning]) => [code, text(meaning())]),

@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm'
+import { aliasedTable, and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { Db, Queryable } from '../../db/client'
 import { preparedQuery } from '../../db/prepared'
 import {
@@ -10,7 +10,8 @@ import {
   users,
 } from '../../db/schema'
 import type { PageWindow } from '../../http/pagination'
-import type { LeaveDate } from '../attendance/statistics'
+import { NO_TIME_OFF, type HoursSpan, type TimeOff } from '../attendance/records'
+import type { LeaveDate, LeaveMinutes } from '../attendance/statistics'
 import { addDays } from '../../lib/local-time'
 import { decidableWhere, joinApprover, manager, type DecidableFilter } from '../approvals/routing'
 import { unitsPerHalfDay } from './hours'
@@ -376,23 +377,36 @@ export async function hasLedgerOrRequests(db: Queryable, typeId: number): Promis
   return requests.length > 0 || (await db.select({ id: leaveLedger.id }).from(leaveLedger).where(eq(leaveLedger.typeId, typeId)).limit(1)).length > 0
 }
 
-/** The dates of [start, end] the employee's approved leave of days covers (hourly leave is not a leave day), each with its record (one query for the leave, one for the records). */
-export async function leaveDates(db: Queryable, employeeId: number, start: string, end: string): Promise<LeaveDate[]> {
+/**
+ * The employee's approved leave in [start, end] as statistics count it: the dates its leave of days
+ * covers, each with its record (hourly leave is no leave day), and its hourly leave, each request's
+ * date and minutes (CONTRACT §18). One query for the leave, one for the records of its dates.
+ */
+export async function leaveInRange(db: Queryable, employeeId: number, start: string, end: string): Promise<{ dates: LeaveDate[]; hours: LeaveMinutes[] }> {
   const dates = new Map<string, boolean>()
+  const hours: LeaveMinutes[] = []
   for (const request of await approvedBetween(db, employeeId, start, end)) {
-    if (request.startTime !== null) continue
+    if (request.startTime !== null) {
+      hours.push({ date: request.startDate, minutes: request.amount })
+      continue
+    }
     const first = request.startDate > start ? request.startDate : start
     const last = request.endDate < end ? request.endDate : end
     // two approved halves of one date make a whole day
     for (const date of datesOf(first, last)) dates.set(date, dates.has(date) ? false : request.halfDay !== null)
   }
-  if (dates.size === 0) return []
+  if (dates.size === 0) return { dates: [], hours }
   const records = await db
     .select({ workDate: attendanceRecords.workDate, status: attendanceRecords.status, clockIn: attendanceRecords.clockInTime })
     .from(attendanceRecords)
     .where(and(eq(attendanceRecords.employeeId, employeeId), inArray(attendanceRecords.workDate, [...dates.keys()])))
   const byDate = new Map(records.map((row) => [row.workDate, row.status === 3 && row.clockIn === null ? ('absent' as const) : ('other' as const)]))
-  return [...dates].map(([date, half]) => ({ date, half, record: byDate.get(date) ?? 'none' }))
+  return { dates: [...dates].map(([date, half]) => ({ date, half, record: byDate.get(date) ?? 'none' })), hours }
+}
+
+/** The dates of [start, end] the employee's approved leave of days covers (hourly leave is not a leave day), each with its record. */
+export async function leaveDates(db: Queryable, employeeId: number, start: string, end: string): Promise<LeaveDate[]> {
+  return (await leaveInRange(db, employeeId, start, end)).dates
 }
 
 /** The dates of [first, last], inclusive (none when last is before first); never steps past last. */
@@ -405,41 +419,52 @@ export function datesOf(first: string, last: string): string[] {
   }
 }
 
-/** The half of the date the employee has approved leave for ('am' or 'pm'), or null: clock-in judges the other half (CONTRACT §9). */
-const halfDayRows = preparedQuery((db) =>
+/** What of one date approved leave of part of it takes: half of it, and each span of hours (CONTRACT §9, §18), read together. */
+const timeOffColumns = { halfDay: leaveRequests.halfDay, startTime: leaveRequests.startTime, endTime: leaveRequests.endTime }
+const partOfDay = or(isNotNull(leaveRequests.halfDay), isNotNull(leaveRequests.startTime))
+
+/** The rows of one date's leave of part of it as what clock-in judges the date by (half-days and hours do not overlap: the first half found). */
+export function timeOffOf(rows: readonly { halfDay: 'am' | 'pm' | null; startTime: string | null; endTime: string | null }[]): TimeOff {
+  if (rows.length === 0) return NO_TIME_OFF
+  const hours: HoursSpan[] = []
+  let half: 'am' | 'pm' | null = null
+  for (const row of rows) {
+    if (row.startTime !== null && row.endTime !== null) hours.push({ startTime: row.startTime, endTime: row.endTime })
+    else half ??= row.halfDay
+  }
+  return { half, hours: hours.sort((a, b) => (a.startTime < b.startTime ? -1 : a.startTime > b.startTime ? 1 : 0)) }
+}
+
+const timeOffRows = preparedQuery((db) =>
   db
-    .select({ halfDay: leaveRequests.halfDay })
+    .select(timeOffColumns)
     .from(leaveRequests)
     .where(
       and(
         eq(leaveRequests.employeeId, sql.placeholder('employeeId')),
         eq(leaveRequests.startDate, sql.placeholder('date')),
         eq(leaveRequests.status, 'approved'),
-        isNotNull(leaveRequests.halfDay),
+        partOfDay,
       ),
     )
-    .limit(1)
     .prepare(),
 )
 
-/** The same, prepared: every clock-in asks it (building its SQL each time was a tenth of a clock-in's cost). */
-export async function halfDayOffNow(db: Db, employeeId: number, date: string): Promise<'am' | 'pm' | null> {
-  const [row] = await halfDayRows(db).all({ employeeId, date })
-  return row?.halfDay ?? null
+/**
+ * The half of the date and the spans of hours the employee has approved leave for: clock-in judges
+ * the rest of the date (CONTRACT §9, §18). Prepared, one query: every clock-in asks it (building its
+ * SQL each time was a tenth of a clock-in's cost).
+ */
+export async function timeOffNow(db: Db, employeeId: number, date: string): Promise<TimeOff> {
+  return timeOffOf(await timeOffRows(db).all({ employeeId, date }))
 }
 
-export async function halfDayOff(db: Queryable, employeeId: number, date: string): Promise<'am' | 'pm' | null> {
-  const [row] = await db
-    .select({ halfDay: leaveRequests.halfDay })
-    .from(leaveRequests)
-    .where(
-      and(
-        eq(leaveRequests.employeeId, employeeId),
-        eq(leaveRequests.startDate, date),
-        eq(leaveRequests.status, 'approved'),
-        isNotNull(leaveRequests.halfDay),
-      ),
-    )
-    .limit(1)
-  return row?.halfDay ?? null
+/** The same in any connection or transaction (a correction's plan reads it in the transaction that writes it). */
+export async function timeOffOn(db: Queryable, employeeId: number, date: string): Promise<TimeOff> {
+  return timeOffOf(
+    await db
+      .select(timeOffColumns)
+      .from(leaveRequests)
+      .where(and(eq(leaveRequests.employeeId, employeeId), eq(leaveRequests.startDate, date), eq(leaveRequests.status, 'approved'), partOfDay)),
+  )
 }

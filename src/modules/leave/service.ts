@@ -11,7 +11,7 @@ import { callerContext, companyOf, requireEmployed, type CallerContext } from '.
 import { policyOf, ruleFor } from '../attendance/records'
 import type { RuleCache } from '../attendance/setup/repository'
 import { calendarBetween } from '../calendar/repository'
-import type { LeaveOfDates } from '../calendar/service'
+import type { LeaveOfDate, LeaveOfDates } from '../calendar/service'
 import { isWorkDate } from '../calendar/work-days'
 import { decidableOf, type Authorize } from '../approvals/routing'
 import { linkedEmployee, type Principal } from '../rbac/access'
@@ -395,15 +395,26 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
       })
     },
 
-    /** The month calendar's seam: each date of [start, end] an approved request covers. */
+    /** The month calendar's seam: each date of [start, end] an approved request covers, its leave of days and its hours (earliest first). */
     leaveOf: (async (employeeId, start, end) => {
-      const days = new Map<string, { request_id: number; type_name: string; half_day: 'am' | 'pm' | null }>()
+      const days = new Map<string, LeaveOfDate>()
+      const dayOf = (date: string) => days.get(date) ?? days.set(date, { leave: null, leave_hours: [] }).get(date)!
       for (const request of await repo.approvedBetween(db, employeeId, start, end)) {
+        if (request.startTime !== null && request.endTime !== null) {
+          dayOf(request.startDate).leave_hours.push({
+            request_id: request.id,
+            type_name: request.typeName,
+            start_time: request.startTime,
+            end_time: request.endTime,
+            hours: figureOf('hour', request.amount),
+          })
+          continue
+        }
         const first = request.startDate > start ? request.startDate : start
         const last = request.endDate < end ? request.endDate : end
-        for (const date of repo.datesOf(first, last))
-          days.set(date, { request_id: request.id, type_name: request.typeName, half_day: request.halfDay })
+        for (const date of repo.datesOf(first, last)) dayOf(date).leave = { request_id: request.id, type_name: request.typeName, half_day: request.halfDay }
       }
+      for (const day of days.values()) day.leave_hours.sort((a, b) => (a.start_time < b.start_time ? -1 : a.start_time > b.start_time ? 1 : 0))
       return days
     }) satisfies LeaveOfDates,
   }

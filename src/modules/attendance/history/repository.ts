@@ -1,7 +1,9 @@
-import { and, eq, getTableColumns, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm'
+import { and, eq, getTableColumns, gte, inArray, isNotNull, lte, or, sql } from 'drizzle-orm'
 import type { Queryable } from '../../../db/client'
 import { inBatches } from '../../../db/batches'
 import { attendanceCorrections, attendanceRecords, employees, leaveRequests } from '../../../db/schema'
+import { timeOffOf } from '../../leave/repository'
+import type { TimeOff } from '../records'
 import type { NewRecord, RecordRow } from '../repository'
 import { membershipColumns, withMembership } from '../setup/repository'
 
@@ -61,24 +63,32 @@ export async function pendingCorrectionsBetween(db: Queryable, { employeeIds, fi
   return found
 }
 
-/** The half of each date in [first, last] the employees have approved leave for (leave/repository `halfDayOff`), by day. */
-export async function halfDaysOffBetween(db: Queryable, { employeeIds, first, last }: Span): Promise<Map<string, 'am' | 'pm'>> {
-  const found = new Map<string, 'am' | 'pm'>()
+/** What of each date in [first, last] the employees have on approved leave besides whole days (leave/repository `timeOffOn`), by day. */
+export async function timeOffBetween(db: Queryable, { employeeIds, first, last }: Span): Promise<Map<string, TimeOff>> {
+  const rows = new Map<string, Parameters<typeof timeOffOf>[0][number][]>()
   for (const batch of inBatches(employeeIds, 1))
     for (const row of await db
-      .select({ employeeId: leaveRequests.employeeId, date: leaveRequests.startDate, halfDay: leaveRequests.halfDay })
+      .select({
+        employeeId: leaveRequests.employeeId,
+        date: leaveRequests.startDate,
+        halfDay: leaveRequests.halfDay,
+        startTime: leaveRequests.startTime,
+        endTime: leaveRequests.endTime,
+      })
       .from(leaveRequests)
       .where(
         and(
           inArray(leaveRequests.employeeId, batch),
           eq(leaveRequests.status, 'approved'),
-          isNotNull(leaveRequests.halfDay),
+          or(isNotNull(leaveRequests.halfDay), isNotNull(leaveRequests.startTime)),
           gte(leaveRequests.startDate, first),
           lte(leaveRequests.startDate, last),
         ),
-      ))
-      if (!found.has(dayKey(row.employeeId, row.date))) found.set(dayKey(row.employeeId, row.date), row.halfDay!)
-  return found
+      )) {
+      const key = dayKey(row.employeeId, row.date)
+      rows.set(key, [...(rows.get(key) ?? []), row])
+    }
+  return new Map([...rows].map(([key, found]) => [key, timeOffOf(found)]))
 }
 
 const { id: _id, employeeId: _employee, workDate: _date, createdAt: _created, ...replaceable } = getTableColumns(attendanceRecords)

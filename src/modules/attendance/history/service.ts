@@ -82,10 +82,10 @@ export function createHistoryImport({ database, clock, defaultZone, ruleCache }:
     const known = rows.filter((row) => contexts.has(row.employeeNo))
     const dates = known.map((row) => row.workDate).sort()
     const span = { employeeIds: [...new Set(known.map((row) => contexts.get(row.employeeNo)!.employee.id))], first: dates[0], last: dates[dates.length - 1] }
-    const [records, pending, halfDays] =
+    const [records, pending, timeOff] =
       known.length === 0
         ? [new Map(), new Set<string>(), new Map()]
-        : await Promise.all([repo.recordsBetween(q, span), repo.pendingCorrectionsBetween(q, span), repo.halfDaysOffBetween(q, span)])
+        : await Promise.all([repo.recordsBetween(q, span), repo.pendingCorrectionsBetween(q, span), repo.timeOffBetween(q, span)])
     const calendars = new Map<number, CompanyCalendar>()
     for (const { context } of contexts.values()) {
       const company = context.group?.group.companyId
@@ -142,7 +142,7 @@ export function createHistoryImport({ database, clock, defaultZone, ruleCache }:
           row: record,
           rowRule: clocked && (await ruleOfRecord(q, context, clocked.ruleId)),
           kind: clocked ? null : (calendars.get(context.group.group.companyId)?.get(row.workDate)?.kind ?? null),
-          off: clocked ? null : (halfDays.get(key) ?? null),
+          off: clocked ? null : (timeOff.get(key) ?? null),
         })
         planned.push({ source: row, context, plan })
       } catch (error) {
