@@ -84,7 +84,7 @@ export async function calendarDayId(t: TestApp, companyId: number, date: string)
   return rows[0].id
 }
 
-export type SourceKind = 'attendance_record' | 'leave_request' | 'correction' | 'calendar_day' | 'pay_profile' | 'payslip'
+export type SourceKind = 'attendance_record' | 'leave_request' | 'correction' | 'calendar_day' | 'pay_profile' | 'payslip' | 'leave_type' | 'leave_ledger'
 export const source = (kind: SourceKind, id: number) => ({ kind, id })
 
 /**

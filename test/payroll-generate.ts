@@ -1,8 +1,9 @@
 import { expect } from 'bun:test'
-import { attendanceRecords, leaveRequests } from '../src/db/schema'
+import { attendanceRecords, leaveLedger, leaveRequests } from '../src/db/schema'
 import { req, type TestApp } from './helpers'
 import {
   addDays,
+  coveredMinutes,
   datesBetween,
   employedRange,
   firstOf,
@@ -10,6 +11,8 @@ import {
   weekdayOf,
   type OracleCalendarDay,
   type OracleLeave,
+  type OracleLedgerRow,
+  type OraclePayoutType,
   type OracleRecord,
   type OracleRule,
   type OracleSettings,
@@ -19,7 +22,8 @@ import {
  * The generator of the payroll oracle test (issue 28): seeded companies (one rule or two splitting
  * the week, a disabled one to ignore, or none enabled; calendars with statutory holidays, days off
  * and make-up days; a go-live inside the month; pay settings), employees (joiners, leavers, raises,
- * no profile, no group, a half-fen tie), and each month's attendance records and leave, written
+ * no profile, no group, a half-fen tie), and each month's attendance records and leave (days and
+ * hours; the annual leave's ledger rows, whose balance a leaver is paid out), written
  * straight into the database as rows (the oracle reads the same rows back with plain SQL, see
  * `loadRows`).
  */
@@ -268,18 +272,40 @@ export async function call(t: TestApp, token: string, method: string, path: stri
 }
 
 export interface LeaveTypes {
+  /** paid[0] is the annual leave, paid out on leaving */
   paid: number[]
   unpaid: number[]
+  hourly: { paid: number; unpaid: number }
+  /** the types paid out on leaving (§18), as the oracle reads them */
+  payout: OraclePayoutType[]
 }
 
+/** Annual leave's days a year (accrual none: granted without a ledger row). */
+export const ANNUAL_DAYS = 5
+
 export async function createLeaveTypes(t: TestApp, admin: string): Promise<LeaveTypes> {
-  const make = async (name: string, paid: boolean) =>
-    (await call(t, admin, 'POST', '/api/v1/admin/leave/types', { name, paid, requires_balance: false, annual_days: 0 }, 201)).body.data.id as number
+  const make = async (name: string, paid: boolean, extra: Record<string, unknown> = {}) =>
+    (await call(t, admin, 'POST', '/api/v1/admin/leave/types', { name, paid, requires_balance: false, annual_days: 0, ...extra }, 201)).body.data.id as number
+  const annual = await make('Annual leave', true, { annual_days: ANNUAL_DAYS, payout_on_leaving: true })
   return {
-    paid: [await make('Annual leave', true), await make('Sick leave', true)],
+    paid: [annual, await make('Sick leave', true)],
     unpaid: [await make('Personal leave', false), await make('Unpaid leave', false)],
+    hourly: { paid: await make('Doctor hours', true, { unit: 'hour' }), unpaid: await make('Personal hours', false, { unit: 'hour' }) },
+    payout: [{ id: annual, accrualNone: true, annualHalves: ANNUAL_DAYS * 2 }],
   }
 }
+
+/** The rules' hours (every generated rule has them): hourly leave is measured against them. */
+export const WORK_TIMES = { start: '09:00', end: '18:00', breakStart: '12:00', breakEnd: '13:00' }
+
+/** Spans of hourly leave, all inside the work hours: 180, 150 (the break excluded), 120, 240 (the break excluded), 30 minutes. */
+export const HOURLY_SPANS: [string, string][] = [
+  ['09:00', '12:00'],
+  ['11:00', '14:30'],
+  ['16:00', '18:00'],
+  ['10:00', '15:00'],
+  ['13:30', '14:00'],
+]
 
 export async function setUpCompany(t: TestApp, admin: string, c: CompanyPlan): Promise<void> {
   c.companyId = (
@@ -406,21 +432,25 @@ function recordRow(c: CompanyPlan, e: EmployeePlan, date: string, shape: { statu
   }
 }
 
-/** Dates of approved-or-not leave already planned per employee (requests never overlap, as the API keeps them). */
-export type LeaveDays = Map<number, Map<string, 'full' | 'half'>>
+/** Dates of approved-or-not leave already planned per employee (requests never overlap, as the API keeps them; hours and days never share a date). */
+export type LeaveDays = Map<number, Map<string, 'full' | 'half' | 'hours'>>
 
 function workDaysIn(c: CompanyPlan, from: string, to: string) {
   return datesBetween(from, to).filter((d) => workDayOf(c, d))
 }
 
-function leaveRow(e: EmployeePlan, typeId: number, start: string, end: string, half: 'am' | 'pm' | null, halfDays: number, status: string): LeaveRow {
+type LedgerRow = typeof leaveLedger.$inferInsert
+
+function leaveRow(e: EmployeePlan, typeId: number, start: string, end: string, half: 'am' | 'pm' | null, halfDays: number, status: string, times?: [string, string]): LeaveRow {
   return {
     employeeId: e.id,
     typeId,
     startDate: start,
     endDate: end,
     halfDay: half,
-    amount: Math.max(1, halfDays),
+    startTime: times?.[0] ?? null,
+    endTime: times?.[1] ?? null,
+    amount: times ? coveredMinutes(WORK_TIMES, times[0], times[1]) : Math.max(1, halfDays),
     reason: 'generated',
     status: status as LeaveRow['status'],
     decidedAt: status === 'pending' ? null : new Date(`${start}T00:00:00Z`),
@@ -438,10 +468,26 @@ export function generateMonth(
   today: (e: EmployeePlan) => string,
   types: LeaveTypes,
   leaveDays: LeaveDays,
-): { records: RecordRow[]; leave: LeaveRow[] } {
+): { records: RecordRow[]; leave: LeaveRow[]; ledger: LedgerRow[] } {
   const records: RecordRow[] = []
   const leave: LeaveRow[] = []
+  const ledger: LedgerRow[] = []
+  const year = Number(month.slice(0, 4))
+  /** annual leave's ledger rows of a request of days: a row a year its work days fall in */
+  const annualRows = (e: EmployeePlan, start: string, end: string, half: boolean, status: string) => {
+    const kind = status === 'approved' ? 'taken' : status === 'pending' ? 'pending' : null
+    if (!kind) return
+    const byYear = new Map<number, number>()
+    for (const date of workDaysIn(c, start, end)) byYear.set(Number(date.slice(0, 4)), (byYear.get(Number(date.slice(0, 4))) ?? 0) + (half ? 1 : 2))
+    for (const [y, amount] of byYear)
+      ledger.push({ employeeId: e.id, typeId: types.paid[0], year: y, kind, amount, reason: 'generated', createdAt: new Date(`${start}T00:00:00Z`) })
+  }
   for (const e of c.employees) {
+    // HR's adjustments of the annual leave (anyone with a profile, in a group or not)
+    if (employedRange(month, e.hireDate, e.leftOn) && r.chance(0.15)) {
+      const amount = r.pick([-6, -3, -1, 1, 2, 4, 9])
+      ledger.push({ employeeId: e.id, typeId: types.paid[0], year, kind: 'adjustment', amount, reason: 'generated', createdAt: new Date(`${month}-01T00:00:00Z`) })
+    }
     if (!e.inGroup) continue
     const range = employedRange(month, e.hireDate, e.leftOn)
     if (!range) continue
@@ -462,6 +508,7 @@ export function generateMonth(
           if (mine.has(start)) continue
           mine.set(start, 'half')
           leave.push(leaveRow(e, typeId, start, start, r.chance(0.5) ? 'am' : 'pm', 1, status))
+          if (typeId === types.paid[0]) annualRows(e, start, start, true, status)
         } else {
           let end = addDays(start, r.int(0, 4))
           if (e.leftOn !== null && end > e.leftOn) end = e.leftOn
@@ -469,7 +516,16 @@ export function generateMonth(
           if (dates.some((d) => mine.has(d))) continue
           for (const d of dates) mine.set(d, 'full')
           leave.push(leaveRow(e, typeId, start, end, null, 2 * workDaysIn(c, start, end).length, status))
+          if (typeId === types.paid[0]) annualRows(e, start, end, false, status)
         }
+      }
+      // hourly leave (§18): a span of a work day, paid or not, one request a date
+      for (let n = r.pick([0, 0, 1, 1, 2]); n > 0 && workDays.length; n--) {
+        const date = r.pick(workDays)
+        if (mine.has(date)) continue
+        mine.set(date, 'hours')
+        const status = r.pick(['approved', 'approved', 'approved', 'approved', 'rejected', 'pending'])
+        leave.push(leaveRow(e, r.chance(0.6) ? types.hourly.unpaid : types.hourly.paid, date, date, null, 0, status, r.pick(HOURLY_SPANS)))
       }
     }
 
@@ -504,14 +560,34 @@ export function generateMonth(
       // else: no record at all (a day close that never ran)
     }
   }
-  return { records, leave }
+  return { records, leave, ledger }
 }
 
-export async function insertRows(t: TestApp, rows: { records: RecordRow[]; leave: LeaveRow[] }) {
+export async function insertRows(t: TestApp, rows: { records: RecordRow[]; leave: LeaveRow[]; ledger?: LedgerRow[] }) {
   await t.deps.database.write(async (tx) => {
     for (let i = 0; i < rows.records.length; i += 200) await tx.insert(attendanceRecords).values(rows.records.slice(i, i + 200))
     for (let i = 0; i < rows.leave.length; i += 200) await tx.insert(leaveRequests).values(rows.leave.slice(i, i + 200))
+    const ledger = rows.ledger ?? []
+    for (let i = 0; i < ledger.length; i += 200) await tx.insert(leaveLedger).values(ledger.slice(i, i + 200))
   })
+}
+
+/** An employee's ledger rows (read with plain SQL): what the oracle's payout reads. */
+export async function loadLedger(t: TestApp, employeeId: number): Promise<(OracleLedgerRow & { id: number; reason: string; actorId: number | null })[]> {
+  const rows = await t.deps.database.client.execute({
+    sql: 'SELECT id, type_id, year, kind, amount, event, reason, actor_id FROM leave_ledger WHERE employee_id = ? ORDER BY id',
+    args: [employeeId],
+  })
+  return rows.rows.map((row) => ({
+    id: Number(row.id),
+    typeId: Number(row.type_id),
+    year: Number(row.year),
+    kind: String(row.kind),
+    amount: Number(row.amount),
+    event: row.event === null ? null : String(row.event),
+    reason: String(row.reason),
+    actorId: row.actor_id === null ? null : Number(row.actor_id),
+  }))
 }
 
 // ---------------------------------------------------------------- reading the rows back (plain SQL)
@@ -532,7 +608,7 @@ export async function loadRows(t: TestApp, c: CompanyPlan, from: string, to: str
     args: [from, to],
   })
   const leave = await client.execute({
-    sql: `SELECT r.id, r.employee_id, r.start_date, r.end_date, r.half_day, t.paid FROM leave_requests r JOIN leave_types t ON t.id = r.type_id
+    sql: `SELECT r.id, r.employee_id, r.start_date, r.end_date, r.half_day, r.start_time, r.end_time, t.paid FROM leave_requests r JOIN leave_types t ON t.id = r.type_id
           WHERE r.employee_id IN (${ids}) AND r.status = 'approved' AND r.start_date <= ? AND r.end_date >= ?`,
     args: [to, from],
   })
@@ -560,6 +636,8 @@ export async function loadRows(t: TestApp, c: CompanyPlan, from: string, to: str
       startDate: String(row.start_date),
       endDate: String(row.end_date),
       halfDay: row.half_day === null ? null : (String(row.half_day) as 'am' | 'pm'),
+      startTime: row.start_time === null ? null : String(row.start_time),
+      endTime: row.end_time === null ? null : String(row.end_time),
       paid: Number(row.paid) === 1,
     })
     rows.leave.set(Number(row.employee_id), list)

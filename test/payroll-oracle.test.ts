@@ -8,6 +8,7 @@ import {
   createLeaveTypes,
   generateMonth,
   insertRows,
+  loadLedger,
   loadRows,
   planCompany,
   prng,
@@ -15,6 +16,8 @@ import {
   setUpCompany,
   attendanceFromOf,
   workDayOf,
+  HOURLY_SPANS,
+  WORK_TIMES,
   type CompanyPlan,
   type EmployeePlan,
   type LeaveDays,
@@ -24,6 +27,7 @@ import {
 } from './payroll-generate'
 import {
   addDays,
+  coveredMinutes,
   datesBetween,
   employedRange,
   evaluateFormula,
@@ -35,10 +39,12 @@ import {
   money2,
   nextMonth,
   numberText,
+  oraclePayouts,
   oraclePayslip,
   type OracleAdjustment,
   type OracleEntered,
   type OracleMonth,
+  type OraclePayout,
   type OraclePayslip,
 } from './payroll-oracle'
 
@@ -52,6 +58,9 @@ import {
  * with GET /attendance/statistics over the employed part and with the month's attendance sheet.
  * Some draft runs are changed (records, leave, a day off declared) and recomputed before approval;
  * approved months are changed afterwards, so that later runs carry (and do not repeat) adjustments.
+ * Leave comes in days and in hours (§18: unpaid hours deducted by a line of their own, never a
+ * leave day); leavers are paid their remaining annual leave (the oracle sums the ledger rows
+ * itself), and each approval is checked to have written the payout row that brings it to 0.
  * The statistics are read through one employee account linked to each employee in turn.
  *
  * Another history: PAYROLL_SEED=<n> bun test test/payroll-oracle.test.ts
@@ -83,7 +92,23 @@ const mismatches: Mismatch[] = []
 const formulaProblems: Mismatch[] = []
 /** run and employee of every payslip compared */
 const seen = new Set<string>()
-const counts = { runs: 0, payslips: 0, comparisons: 0, lines: 0, formulas: 0, statistics: 0, sheetRows: 0, adjustments: 0, carried: 0, taxed: 0, recomputes: 0, changedBeforeApproval: 0 }
+const counts = {
+  runs: 0,
+  payslips: 0,
+  comparisons: 0,
+  lines: 0,
+  formulas: 0,
+  statistics: 0,
+  sheetRows: 0,
+  adjustments: 0,
+  carried: 0,
+  taxed: 0,
+  recomputes: 0,
+  changedBeforeApproval: 0,
+  unpaidHours: 0,
+  payouts: 0,
+  payoutsWritten: 0,
+}
 const apps: TestApp[] = []
 afterAll(() => {
   for (const t of apps) t.close()
@@ -98,6 +123,8 @@ interface Approved {
   baseGross: number
   tax: number
   entered: OracleEntered
+  /** what it paid out on leaving: an approved month recomputed pays the same (its ledger row took those days) */
+  payouts: readonly OraclePayout[]
 }
 
 const NO_ENTRY: OracleEntered = { performancePay: 0, bonus: 0, otherIncome: 0, otherDeductions: 0 }
@@ -109,9 +136,9 @@ class Ledger {
   of(e: EmployeePlan) {
     return this.approved.get(e.id) ?? new Map<string, Approved>()
   }
-  approve(e: EmployeePlan, month: string, slip: OraclePayslip, entered: OracleEntered) {
+  approve(e: EmployeePlan, month: string, slip: OraclePayslip, entered: OracleEntered, payouts: readonly OraclePayout[]) {
     const mine = this.approved.get(e.id) ?? new Map()
-    mine.set(month, { gross: slip.gross, baseGross: slip.baseGross, tax: slip.tax, entered })
+    mine.set(month, { gross: slip.gross, baseGross: slip.baseGross, tax: slip.tax, entered, payouts })
     this.approved.set(e.id, mine)
     const carried = this.carried.get(e.id) ?? new Map()
     for (const line of slip.lines) if (line.code === 'adjustment') carried.set(line.month!, (carried.get(line.month!) ?? 0) + line.amount)
@@ -143,7 +170,22 @@ class World {
     return rows
   }
 
-  input(c: CompanyPlan, e: EmployeePlan, month: string, today: string, rows: MonthRows, entered: OracleEntered, adjustments: OracleAdjustment[]): OracleMonth {
+  /** The month's payouts on leaving (§18), from the employee's ledger as it is now. */
+  async payouts(e: EmployeePlan, month: string): Promise<OraclePayout[]> {
+    if (e.leftOn === null || e.leftOn.slice(0, 7) !== month) return []
+    return oraclePayouts(month, e.leftOn, this.types.payout, await loadLedger(this.t, e.id))
+  }
+
+  input(
+    c: CompanyPlan,
+    e: EmployeePlan,
+    month: string,
+    today: string,
+    rows: MonthRows,
+    entered: OracleEntered,
+    adjustments: OracleAdjustment[],
+    payouts: readonly OraclePayout[],
+  ): OracleMonth {
     const profile = profileOf(e, month)!
     const approved = [...this.ledger.of(e)].filter(([m]) => m.slice(0, 4) === month.slice(0, 4) && m < month)
     return {
@@ -156,6 +198,8 @@ class World {
       calendar: e.inGroup ? rows.calendar : new Map(),
       records: rows.records.get(e.id) ?? [],
       leave: rows.leave.get(e.id) ?? [],
+      workTimes: WORK_TIMES,
+      payouts,
       profile: { basic: profile.basic, seniority: profile.seniority, allowance: profile.allowance },
       settings: c.settings,
       entered,
@@ -173,10 +217,10 @@ class World {
     const adjustments: OracleAdjustment[] = []
     for (const [earlier, approved] of this.ledger.of(e)) {
       if (earlier >= month) continue
-      const again = oraclePayslip(this.input(c, e, earlier, today, await this.rows(c, earlier), approved.entered, []))
+      const again = oraclePayslip(this.input(c, e, earlier, today, await this.rows(c, earlier), approved.entered, [], approved.payouts))
       adjustments.push({ month: earlier, recomputed: again.baseGross, approved: approved.baseGross, carried: this.ledger.carried.get(e.id)?.get(earlier) ?? 0 })
     }
-    return oraclePayslip(this.input(c, e, month, today, await this.rows(c, month), entered, adjustments))
+    return oraclePayslip(this.input(c, e, month, today, await this.rows(c, month), entered, adjustments, await this.payouts(e, month)))
   }
 }
 
@@ -238,7 +282,7 @@ function expectedFlags(o: OraclePayslip, noted: boolean): string[] {
   const flags = new Set<string>()
   if (f.from !== `${f.from.slice(0, 7)}-01` || f.to !== lastOf(f.from.slice(0, 7))) flags.add('prorated')
   if (f.absentDays > 0) flags.add('absence')
-  if (f.unpaidLeaveHalves > 0) flags.add('unpaid_leave')
+  if (f.unpaidLeaveHalves > 0 || f.unpaidMinutes > 0) flags.add('unpaid_leave')
   if (f.countedLate > 0) flags.add('lateness')
   if (f.overtimeTotal > 0) flags.add('overtime')
   if (o.lines.some((l) => l.code === 'adjustment')) flags.add('adjustment')
@@ -259,6 +303,7 @@ function compareFacts(where: string, facts: Record<string, unknown>, o: OraclePa
     ['employedWorkDays', pick('employedWorkDays', 'employed_work_days'), f.employedWorkDays],
     ['absentDays', pick('absentDays', 'absent_days'), f.absentDays],
     ['unpaidLeaveDays', pick('unpaidLeaveDays', 'unpaid_leave_days'), f.unpaidLeaveHalves / 2],
+    ['unpaidLeaveMinutes', pick('unpaidLeaveMinutes', 'unpaid_leave_minutes'), f.unpaidMinutes],
     ['lateOccurrences', pick('lateOccurrences', 'late_occurrences'), f.lateOccurrences],
     ['freeLateOccurrences', pick('freeLateOccurrences', 'free_late_occurrences'), f.freeLate],
     [
@@ -322,6 +367,8 @@ const hoursOf = (minutes: number) => Number(money2(new Frac(BigInt(minutes), 60n
 interface SlipFigures {
   absentDays: number
   unpaidLeaveDays: number
+  /** from the unpaid_leave_hours line */
+  unpaidLeaveMinutes: number
   /** undefined: no lateness line (no occurrence beyond the free ones) */
   lateOccurrences: number | undefined
   freeOccurrences: number | undefined
@@ -337,6 +384,7 @@ function slipFigures(api: ApiPayslip): SlipFigures {
   return {
     absentDays: Number(inputsOf('absence')?.absent_days ?? 0),
     unpaidLeaveDays: Number(inputsOf('unpaid_leave')?.unpaid_leave_days ?? 0),
+    unpaidLeaveMinutes: Number(inputsOf('unpaid_leave_hours')?.unpaid_leave_minutes ?? 0),
     lateOccurrences: lateness ? Number(lateness.late_occurrences) : undefined,
     freeOccurrences: lateness ? Number(lateness.free_occurrences) : undefined,
     overtimeMinutes: overtime,
@@ -345,7 +393,16 @@ function slipFigures(api: ApiPayslip): SlipFigures {
 }
 
 /** Statistics (or the sheet's totals) against the payslip's own figures: `settingsFree` the settings' free occurrences. */
-function agreeWithSlip(what: string, where: string, s: Record<string, number>, slip: SlipFigures, settingsFree: number | null, leaveAllUnpaid: boolean, workDaysComparable: boolean) {
+function agreeWithSlip(
+  what: string,
+  where: string,
+  s: Record<string, number>,
+  slip: SlipFigures,
+  settingsFree: number | null,
+  leaveAllUnpaid: boolean,
+  workDaysComparable: boolean,
+  hoursAllUnpaid: boolean,
+) {
   const pairs: [string, unknown, unknown][] = [
     ['absent_days', s.absent_days, slip.absentDays],
     ['overtime_hours', s.overtime_hours, hoursOf(slip.overtimeMinutes)],
@@ -361,6 +418,11 @@ function agreeWithSlip(what: string, where: string, s: Record<string, number>, s
   if (leaveAllUnpaid) pairs.push(['leave_days', s.leave_days, slip.unpaidLeaveDays])
   else if (s.leave_days < slip.unpaidLeaveDays) pairs.push(['leave_days ≥ unpaid leave', s.leave_days, slip.unpaidLeaveDays])
   if (workDaysComparable && slip.employedWorkDays !== undefined) pairs.push(['work_days', s.work_days, slip.employedWorkDays])
+  // §18: leave_hours (where statistics or the sheet show it) are the unpaid hours of the payslip where all the hourly leave is unpaid
+  if (s.leave_hours !== undefined && !Number.isNaN(s.leave_hours)) {
+    if (hoursAllUnpaid) pairs.push(['leave_hours', s.leave_hours, hoursOf(slip.unpaidLeaveMinutes)])
+    else if (s.leave_hours < hoursOf(slip.unpaidLeaveMinutes)) pairs.push(['leave_hours ≥ unpaid hours', s.leave_hours, hoursOf(slip.unpaidLeaveMinutes)])
+  }
   for (const [name, service, payslip] of pairs) if (service !== payslip) mismatch(`${what}.${name} vs payslip`, where, service, payslip)
 }
 
@@ -381,9 +443,19 @@ async function checkStatistics(w: World, c: CompanyPlan, e: EmployeePlan, o: Ora
   // the unpaid leave of the payslip is the statistics' leave where all the leave is unpaid
   const slipUnpaid = o.facts.unpaidLeaveHalves / 2
   if (f.leaveHalves === f.unpaidLeaveHalves) pairs.push(['leave_days = unpaid leave', s.leave_days, slipUnpaid])
+  if (s.leave_hours !== undefined) pairs.push(['leave_hours', s.leave_hours, hoursOf(f.leaveMinutes)])
   for (const [name, service, oracle] of pairs) if (service !== oracle) mismatch(`statistics.${name}`, where, service, oracle)
   const start = attendanceFromOf(c, e)
-  agreeWithSlip('statistics', where, s, slipFigures(api), c.settings.lateFree, f.leaveHalves === f.unpaidLeaveHalves, e.inGroup && (start === null || start <= f.from))
+  agreeWithSlip(
+    'statistics',
+    where,
+    s,
+    slipFigures(api),
+    c.settings.lateFree,
+    f.leaveHalves === f.unpaidLeaveHalves,
+    e.inGroup && (start === null || start <= f.from),
+    f.leaveMinutes === f.unpaidMinutes,
+  )
 }
 
 /** §23: statistics' work days count from the attendance start. */
@@ -420,13 +492,24 @@ async function checkSheet(w: World, c: CompanyPlan, month: string, slips: Map<nu
       ['overtime_hours', Number(row[col('overtime_hours')]), hoursOf(f.overtimeTotal)],
       ['leave_days', Number(row[col('leave_days')]), f.leaveHalves / 2],
     ]
+    if (col('leave_hours') >= 0) pairs.push(['leave_hours', Number(row[col('leave_hours')]), hoursOf(f.leaveMinutes)])
     if (f.from === firstOf(month)) pairs.push(['work_days', Number(row[col('work_days')]), workDaysFromAttendanceStart(c, e, f.from, f.to)])
     for (const [name, service, oracle] of pairs) if (service !== oracle) mismatch(`sheet.${name}`, where, service, oracle)
     const api = apis.get(e.id)
     if (!api) continue
-    const totals = Object.fromEntries(['absent_days', 'late_days', 'overtime_hours', 'leave_days', 'work_days'].map((h) => [h, Number(row[col(h)])]))
+    const headers = ['absent_days', 'late_days', 'overtime_hours', 'leave_days', 'work_days', ...(col('leave_hours') >= 0 ? ['leave_hours'] : [])]
+    const totals = Object.fromEntries(headers.map((h) => [h, Number(row[col(h)])]))
     const start = attendanceFromOf(c, e)
-    agreeWithSlip('sheet', where, totals, slipFigures(api), c.settings.lateFree, f.leaveHalves === f.unpaidLeaveHalves, f.from === firstOf(month) && (start === null || start <= f.from))
+    agreeWithSlip(
+      'sheet',
+      where,
+      totals,
+      slipFigures(api),
+      c.settings.lateFree,
+      f.leaveHalves === f.unpaidLeaveHalves,
+      f.from === firstOf(month) && (start === null || start <= f.from),
+      f.leaveMinutes === f.unpaidMinutes,
+    )
   }
 }
 
@@ -515,6 +598,8 @@ async function compareRun(w: World, run: RunState, payslips: ApiPayslip[]): Prom
       if (o.lines.some((l) => l.code === 'adjustment')) counts.adjustments++
       if ([...(w.ledger.carried.get(e.id)?.values() ?? [])].some((v) => v !== 0)) counts.carried++
       if (o.tax > 0) counts.taxed++
+      if (o.facts.unpaidMinutes > 0) counts.unpaidHours++
+      if (o.lines.some((l) => l.code === 'leave_payout')) counts.payouts++
     }
     expect(api).toMatchObject({ run_id: run.runId, month, status: 'draft', employee: { id: e.id, employee_no: e.no } })
     compareSlip(where, api, o, run.notes.has(e.id))
@@ -566,13 +651,42 @@ async function runMonth(w: World, c: CompanyPlan, month: string, runAt: string, 
   }
 
   if (draft) return
+  const payouts = new Map<number, OraclePayout[]>()
+  for (const e of run.expected) payouts.set(e.id, await w.payouts(e, month))
   const approved = await call(t, w.admin, 'POST', `/api/v1/admin/payroll/runs/${run.runId}/approve`)
   if (approved.status !== 200) {
     mismatch('approval', `${c.name} ${month}`, approved.body, 'approved')
     return
   }
   expect(approved.body.data).toMatchObject({ id: run.runId, status: 'approved' })
-  for (const e of run.expected) w.ledger.approve(e, month, slips.get(e.id)!, run.entered.get(e.id) ?? NO_ENTRY)
+  for (const e of run.expected) {
+    w.ledger.approve(e, month, slips.get(e.id)!, run.entered.get(e.id) ?? NO_ENTRY, payouts.get(e.id)!)
+    await checkPayoutsWritten(w, e, month, payouts.get(e.id)!)
+  }
+}
+
+/** §18: approval wrote one payout row per balance paid (−the half-days, event `payout <year>`, the approver), and the balance now pays nothing more. */
+async function checkPayoutsWritten(w: World, e: EmployeePlan, month: string, paid: readonly OraclePayout[]) {
+  const where = `${e.key} ${month} ledger`
+  const year = Number(month.slice(0, 4))
+  const rows = (await loadLedger(w.t, e.id)).filter((row) => row.kind === 'payout')
+  const written = rows.map((row) => ({ typeId: row.typeId, year: row.year, amount: row.amount, event: row.event, reason: row.reason, byApprover: row.actorId !== null }))
+  const want = paid.map((p) => ({ typeId: p.typeId, year, amount: -p.halves, event: `payout ${year}`, reason: 'paid out on leaving', byApprover: true }))
+  if (JSON.stringify(written) !== JSON.stringify(want)) mismatch('payout rows', where, written, want)
+  if (paid.length === 0) return
+  counts.payoutsWritten += paid.length
+  // the balance of each paid type reads 0: nothing remains to pay (and a payout row is there, so nothing would be paid twice)
+  const ledger = await loadLedger(w.t, e.id)
+  for (const p of paid) {
+    const type = w.types.payout.find((each) => each.id === p.typeId)!
+    const rows = ledger.filter((row) => row.typeId === p.typeId && row.year === year && row.kind !== 'payout')
+    const remaining = rows.reduce((sum, row) => sum + (['adjustment', 'grant', 'carry', 'lapse'].includes(row.kind) ? row.amount : -row.amount), type.accrualNone ? type.annualHalves : 0) - p.halves
+    if (remaining !== 0) mismatch('remaining after the payout', where, remaining, 0)
+    const balance = (await call(w.t, w.admin, 'GET', `/api/v1/admin/leave/balances?employee_id=${e.id}&year=${year}`, undefined, 200)).body.data.balances.find(
+      (b: { type_id: number }) => b.type_id === p.typeId,
+    )
+    if (balance?.remaining !== 0) mismatch('balance remaining after the payout', where, balance, 0)
+  }
 }
 
 /** One change to an employee's month (its records or approved leave), as corrections and leave decisions make; false when none applied. */
@@ -581,7 +695,7 @@ async function changeEmployeeMonth(w: World, c: CompanyPlan, e: EmployeePlan, mo
   const db = t.deps.database
   const rows = await loadRows(t, c, firstOf(month), lastOf(month))
   const records = rows.records.get(e.id) ?? []
-  const kind = r.pick(['absent', 'unpaid', 'overtime', 'unlate', 'late'] as const)
+  const kind = r.pick(['absent', 'unpaid', 'hours', 'overtime', 'unlate', 'late'] as const)
   const leaveOn = w.leaveDays.get(e.id) ?? new Map()
   const pickRecord = async (candidates: typeof records, set: Partial<typeof attendanceRecords.$inferInsert>) => {
     if (!candidates.length) return false
@@ -610,6 +724,33 @@ async function changeEmployeeMonth(w: World, c: CompanyPlan, e: EmployeePlan, mo
         endDate: date,
         halfDay: half,
         amount: half ? 1 : 2,
+        status: 'approved',
+        reason: why,
+        decidedAt: t.clock.now(),
+      }),
+    )
+    return true
+  }
+  if (kind === 'hours') {
+    // §18: an approved span of unpaid hours on a free work day of the employed part
+    const range = employedRange(month, e.hireDate, e.leftOn)!
+    const start = attendanceFromOf(c, e)
+    const dates = datesBetween(range.from, range.to).filter((d) => workDayOf(c, d) && !leaveOn.has(d) && (start === null || d >= start))
+    if (!dates.length || !e.inGroup) return false
+    const date = r.pick(dates)
+    const [from, to] = r.pick(HOURLY_SPANS)
+    leaveOn.set(date, 'hours')
+    w.leaveDays.set(e.id, leaveOn)
+    await db.write((tx) =>
+      tx.insert(leaveRequests).values({
+        employeeId: e.id,
+        typeId: w.types.hourly.unpaid,
+        startDate: date,
+        endDate: date,
+        halfDay: null,
+        startTime: from,
+        endTime: to,
+        amount: coveredMinutes(WORK_TIMES, from, to),
         status: 'approved',
         reason: why,
         decidedAt: t.clock.now(),

@@ -1,6 +1,7 @@
 /*
  * The payroll oracle (issue 28): one employee's month computed by a plain loop over its dates,
- * written from CONTRACT §8, §9, §16, §17, §23 and the payroll brief alone. Nothing here comes from
+ * written from CONTRACT §8, §9, §16, §17, §18 (hourly leave, the payout on leaving), §23 and the
+ * payroll brief alone. Nothing here comes from
  * src/: its own dates, its own work-day rule, its own exact arithmetic (bigint fractions), its own
  * formula evaluator. Money is integer fen; every line is rounded once, half up (away from zero).
  */
@@ -157,8 +158,40 @@ export interface OracleLeave {
   startDate: string
   endDate: string
   halfDay: 'am' | 'pm' | null
+  /** an hourly request's span on startDate (HH:MM); null for a request of days (§18) */
+  startTime: string | null
+  endTime: string | null
   /** the type's paid flag */
   paid: boolean
+}
+
+/** The work hours and break of the rules (HH:MM): what an hourly request's span covers is measured against them. */
+export interface OracleWorkTimes {
+  start: string
+  end: string
+  breakStart: string
+  breakEnd: string
+}
+
+/** A leave type's balance to be paid out on leaving (§18): the type, and the remaining half-days paid. */
+export interface OraclePayout {
+  typeId: number
+  halves: number
+}
+
+export interface OracleLedgerRow {
+  typeId: number
+  year: number
+  kind: string
+  amount: number
+  event: string | null
+}
+
+export interface OraclePayoutType {
+  id: number
+  /** accrual none: the annual days are granted each year without a ledger row */
+  accrualNone: boolean
+  annualHalves: number
 }
 
 export interface OracleSettings {
@@ -218,6 +251,9 @@ export interface OracleMonth {
   records: readonly OracleRecord[]
   /** approved leave only */
   leave: readonly OracleLeave[]
+  workTimes: OracleWorkTimes
+  /** remaining leave paid out in the month of left_on (`oraclePayouts`), or what an approved month paid */
+  payouts: readonly OraclePayout[]
   profile: OracleProfile
   settings: OracleSettings
   entered: OracleEntered
@@ -235,8 +271,12 @@ export interface OracleFacts {
   absentDays: number
   /** in halves of a day */
   unpaidLeaveHalves: number
-  /** all approved leave (paid or not), halves: what the sheet and statistics show as leave_days */
+  /** all approved leave of days (paid or not), halves: what the sheet and statistics show as leave_days */
   leaveHalves: number
+  /** minutes of approved unpaid hourly leave on counted work days of the employed part */
+  unpaidMinutes: number
+  /** the same of all approved hourly leave (paid or not): leave_hours of statistics and the sheet */
+  leaveMinutes: number
   lateOccurrences: number
   freeLate: number
   countedLate: number
@@ -279,10 +319,10 @@ export function employedRange(month: string, hireDate: string | null, leftOn: st
   return from <= to ? { from, to } : null
 }
 
-/** Halves of leave on each date of the requests given (two halves of one date make a whole day). */
+/** Halves of leave on each date of the requests of days given (two halves of one date make a whole day); hourly leave is no leave day. */
 function leaveHalvesByDate(leave: readonly OracleLeave[]): Map<string, number> {
   const byDate = new Map<string, number>()
-  for (const request of leave)
+  for (const request of leave.filter((l) => l.startTime === null))
     for (const date of datesBetween(request.startDate, request.endDate)) byDate.set(date, Math.min(2, (byDate.get(date) ?? 0) + (request.halfDay ? 1 : 2)))
   return byDate
 }
@@ -319,6 +359,14 @@ export function oracleFacts(input: OracleMonth): OracleFacts {
     if (date < input.today && missed && !fullLeave) absentDays++
   }
 
+  // §18: an hourly request's length is the work time its span covers, the break excluded; it counts on a counted work day
+  const hourlyMinutes = (only: (l: OracleLeave) => boolean) =>
+    input.leave
+      .filter((l) => l.startTime !== null && only(l) && l.startDate >= from && l.startDate <= to && counted(l.startDate))
+      .reduce((sum, l) => sum + coveredMinutes(input.workTimes, l.startTime!, l.endTime!), 0)
+  const unpaidMinutes = hourlyMinutes((l) => !l.paid)
+  const leaveMinutes = hourlyMinutes(() => true)
+
   const inRange = input.records.filter((r) => r.workDate >= from && r.workDate <= to).sort((a, b) => (a.workDate < b.workDate ? -1 : 1))
   const late = inRange.filter((r) => r.status === 1 || r.lateMinutes > 0)
   // the rules' allowance (as statistics' late_days_allowed): per rule, at most its allowed days of the late days it applies on
@@ -349,6 +397,8 @@ export function oracleFacts(input: OracleMonth): OracleFacts {
     absentDays,
     unpaidLeaveHalves,
     leaveHalves,
+    unpaidMinutes,
+    leaveMinutes,
     lateOccurrences: late.length,
     freeLate,
     countedLate: countedRecords.length,
@@ -357,6 +407,39 @@ export function oracleFacts(input: OracleMonth): OracleFacts {
     overtime,
     overtimeTotal: overtime.workDay + overtime.restDay + overtime.statutory,
   }
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
+
+/** The minutes of [start, end) inside the work hours and outside the break (same-day hours only). */
+export function coveredMinutes(times: OracleWorkTimes, start: string, end: string): number {
+  const overlap = (a: number, b: number, c: number, d: number) => Math.max(0, Math.min(b, d) - Math.max(a, c))
+  const [s, e] = [minutesOf(start), minutesOf(end)]
+  return overlap(s, e, minutesOf(times.start), minutesOf(times.end)) - overlap(s, e, minutesOf(times.breakStart), minutesOf(times.breakEnd))
+}
+
+/**
+ * §18: in the month of left_on, each type paid out on leaving pays its remaining balance of the year
+ * of left_on, when above 0 and not paid out before (a `payout <year>` row): remaining = the annual
+ * days (accrual none) + adjustments, grants, carries, lapses and payouts − taken and reversals −
+ * pending and releases.
+ */
+export function oraclePayouts(month: string, leftOn: string | null, types: readonly OraclePayoutType[], ledger: readonly OracleLedgerRow[]): OraclePayout[] {
+  if (leftOn === null || leftOn.slice(0, 7) !== month) return []
+  const year = Number(month.slice(0, 4))
+  const payouts: OraclePayout[] = []
+  for (const type of [...types].sort((a, b) => a.id - b.id)) {
+    const rows = ledger.filter((row) => row.typeId === type.id && row.year === year)
+    if (rows.some((row) => row.kind === 'payout' && row.event === `payout ${year}`)) continue
+    let remaining = type.accrualNone ? type.annualHalves : 0
+    for (const row of rows) {
+      if (['adjustment', 'grant', 'carry', 'lapse', 'payout'].includes(row.kind)) remaining += row.amount
+      else if (['taken', 'reversal', 'pending', 'release'].includes(row.kind)) remaining -= row.amount
+      else throw new Error(`a ledger row of an unknown kind: ${row.kind}`)
+    }
+    if (remaining > 0) payouts.push({ typeId: type.id, halves: remaining })
+  }
+  return payouts
 }
 
 /** The annual table of cumulative withholding (CONTRACT §17): upper bound (yuan), rate (%), quick deduction (yuan). */
@@ -402,6 +485,8 @@ export function oraclePayslip(input: OracleMonth): OraclePayslip {
   add('overtime_work_day', 'income', overtime(facts.overtime.workDay, s.otWorkDay), facts.overtime.workDay > 0)
   add('overtime_rest_day', 'income', overtime(facts.overtime.restDay, s.otRestDay), facts.overtime.restDay > 0)
   add('overtime_statutory_holiday', 'income', overtime(facts.overtime.statutory, s.otStatutory), facts.overtime.statutory > 0)
+  // §18: daily × 2 × days = M ÷ (D/100) × 2 × halves ÷ 2 = M × halves × 100 ÷ D
+  for (const payout of [...input.payouts].sort((a, b) => a.typeId - b.typeId)) add('leave_payout', 'income', roundDiv(M * BigInt(payout.halves) * 100n, D), payout.halves > 0)
   add('performance_pay', 'income', entered.performancePay, entered.performancePay !== 0)
   add('bonus', 'income', entered.bonus, entered.bonus !== 0)
   add('other_income', 'income', entered.otherIncome, entered.otherIncome !== 0)
@@ -413,6 +498,8 @@ export function oraclePayslip(input: OracleMonth): OraclePayslip {
   const absence = s.absenceFixed !== null ? s.absenceFixed * facts.absentDays : roundDiv(M * 100n * BigInt(facts.absentDays), D)
   add('absence', 'attendance', absence, facts.absentDays > 0)
   add('unpaid_leave', 'attendance', roundDiv(M * 100n * BigInt(facts.unpaidLeaveHalves), D * 2n), facts.unpaidLeaveHalves > 0)
+  // hourly × hours = M ÷ (D/100) ÷ 8 × minutes ÷ 60 = M × minutes × 100 ÷ (D × 480)
+  add('unpaid_leave_hours', 'attendance', roundDiv(M * 100n * BigInt(facts.unpaidMinutes), D * 480n), facts.unpaidMinutes > 0)
   const lateness = s.latePerOccurrence * facts.countedLate + s.latePerMinute * facts.countedLateMinutes
   add('lateness', 'attendance', lateness, facts.countedLate > 0 || lateness !== 0)
 
@@ -438,12 +525,14 @@ export const LINE_ORDER = [
   'overtime_work_day',
   'overtime_rest_day',
   'overtime_statutory_holiday',
+  'leave_payout',
   'performance_pay',
   'bonus',
   'other_income',
   'adjustment',
   'absence',
   'unpaid_leave',
+  'unpaid_leave_hours',
   'lateness',
   'personal_insurance',
   'housing_fund',

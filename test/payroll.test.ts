@@ -772,14 +772,14 @@ describe('exports', () => {
     expect(file.headers.get('content-disposition')).toBe(`attachment; filename="payroll-register-1-${MARCH}.csv"`)
     expect(csvText(file)).toBe(
       records(
-        'employee_no,name,basic_salary,seniority_pay,allowance,overtime_pay,performance_pay,bonus,other_income,adjustment,absence,unpaid_leave,lateness,gross,personal_insurance,housing_fund,personal_tax,other_deductions,deductions,net,employer_contributions',
-        'A01,Ann One,9000.00,500.00,1000.00,0.00,0.00,2000.00,0.00,0.00,0.00,0.00,0.00,12500.00,0.00,0.00,225.00,100.00,325.00,12175.00,0.00',
-        'A02,Bob Two,7000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,321.84,0.00,0.00,6678.16,0.00,0.00,50.34,0.00,50.34,6627.82,0.00',
-        'A03,Carl Three,6000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,275.86,0.00,0.00,5724.14,0.00,0.00,21.72,0.00,21.72,5702.42,0.00',
-        'H01,Hana Hr,8000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,8000.00,0.00,0.00,90.00,0.00,90.00,7910.00,0.00',
-        'O01,Olga Owner,20000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,20000.00,0.00,0.00,450.00,0.00,450.00,19550.00,0.00',
+        'employee_no,name,basic_salary,seniority_pay,allowance,overtime_pay,leave_payout,performance_pay,bonus,other_income,adjustment,absence,unpaid_leave,unpaid_leave_hours,lateness,gross,personal_insurance,housing_fund,personal_tax,other_deductions,deductions,net,employer_contributions',
+        'A01,Ann One,9000.00,500.00,1000.00,0.00,0.00,0.00,2000.00,0.00,0.00,0.00,0.00,0.00,0.00,12500.00,0.00,0.00,225.00,100.00,325.00,12175.00,0.00',
+        'A02,Bob Two,7000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,321.84,0.00,0.00,0.00,6678.16,0.00,0.00,50.34,0.00,50.34,6627.82,0.00',
+        'A03,Carl Three,6000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,275.86,0.00,0.00,0.00,5724.14,0.00,0.00,21.72,0.00,21.72,5702.42,0.00',
+        'H01,Hana Hr,8000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,8000.00,0.00,0.00,90.00,0.00,90.00,7910.00,0.00',
+        'O01,Olga Owner,20000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,20000.00,0.00,0.00,450.00,0.00,450.00,19550.00,0.00',
         // 9000 + 7000 + 6000 + 8000 + 20000; absence 321.84 + 275.86; the totals of the run
-        'total,,50000.00,500.00,1000.00,0.00,0.00,2000.00,0.00,0.00,597.70,0.00,0.00,52902.30,0.00,0.00,837.06,100.00,937.06,51965.24,0.00',
+        'total,,50000.00,500.00,1000.00,0.00,0.00,0.00,2000.00,0.00,0.00,597.70,0.00,0.00,0.00,52902.30,0.00,0.00,837.06,100.00,937.06,51965.24,0.00',
       ),
     )
     expect(await auditSince(since)).toEqual([exportAudit('payroll_register', marchRun, MARCH, 'csv')])

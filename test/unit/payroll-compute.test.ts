@@ -111,6 +111,7 @@ function input(month: string, over: Partial<PayslipInput> = {}): PayslipInput {
     settings: DEFAULT_PAY_SETTINGS,
     entered: NO_ENTERED_INPUTS,
     adjustments: [],
+    payouts: [],
     tax: { firstMonth: month, gross: 0, contributions: 0, specialDeductions: 0, withheld: 0 },
     contributions: NO_CONTRIBUTIONS,
     ...over,
@@ -168,6 +169,7 @@ const JULY_FACTS = {
   employedCalendarDays: 31,
   absentDays: 0,
   unpaidLeaveDays: 0,
+  unpaidLeaveMinutes: 0,
   lateOccurrences: 0,
   freeLateOccurrences: 0,
   overtimeMinutes: { workDay: 0, restDay: 0, statutoryHoliday: 0 },
@@ -421,6 +423,120 @@ describe('computePayslip: adjustments of approved months', () => {
     })
     expect(payslip.lines.filter((line) => line.code === 'adjustment')).toHaveLength(1)
     expect([payslip.gross, payslip.baseGross]).toEqual([9580_46, 10500_00])
+  })
+})
+
+describe('computePayslip: hourly leave and the payout on leaving (CONTRACT §18)', () => {
+  /** an hourly request on one date: `minutes` of work time its span covers (the 12:00–13:00 break excluded) */
+  const hourly = (id: number, date: string, start: string, end: string, minutes: number, paid: boolean): PayLeave => ({
+    id,
+    startDate: date,
+    endDate: date,
+    halfDay: null,
+    startTime: start,
+    endTime: end,
+    amount: minutes,
+    paid,
+  })
+
+  test('unpaid hours: a line of their own at M ÷ D ÷ 8 × minutes ÷ 60, never an unpaid leave day; paid hours are not deducted', () => {
+    const leave: PayLeave[] = [
+      // 09:00–12:00 = 180 min and 11:00–14:30 = 60 + 90 = 150 min (the break excluded): 330 min unpaid
+      hourly(60, '2024-07-10', '09:00', '12:00', 180, false),
+      hourly(61, '2024-07-17', '11:00', '14:30', 150, false),
+      // paid: no line
+      hourly(62, '2024-07-18', '16:00', '18:00', 120, true),
+    ]
+    const payslip = payslipOf(input('2024-07', { leave }))
+    // 10500.00 ÷ 21.75 ÷ 8 × 330 ÷ 60 = 10500 × 330 ÷ (21.75 × 480) = 3465000 ÷ 10440 = 331.8965… → 331.90
+    expect(payslip.lines[2]).toEqual({
+      code: 'unpaid_leave_hours',
+      kind: 'attendance',
+      amount: 331_90,
+      formula: '10500.00 ÷ 21.75 ÷ 8 × 330 ÷ 60 = 331.90',
+      inputs: { ...WAGE_INPUTS, hours_per_day: 8, unpaid_leave_minutes: 330, minutes_per_hour: 60 },
+      sources: [
+        { kind: 'leave_request', id: 60 },
+        { kind: 'leave_request', id: 61 },
+      ],
+    })
+    expect(payslip.lines.map((line) => line.code)).toEqual(['basic_salary', 'seniority_pay', 'unpaid_leave_hours', 'personal_tax'])
+    expect(payslip.facts).toEqual({ ...JULY_FACTS, unpaidLeaveMinutes: 330 })
+    // 10500.00 − 331.90
+    expect(payslip.gross).toBe(10168_10)
+  })
+
+  test('a day and hours of unpaid leave: each its own line; hours outside the employed part or on a rest day are not counted', () => {
+    const leave: PayLeave[] = [
+      { id: 70, startDate: '2024-07-02', endDate: '2024-07-02', halfDay: null, amount: 2, paid: false },
+      hourly(71, '2024-07-03', '14:00', '18:00', 240, false),
+      // after left_on (Wednesday the 10th)
+      hourly(72, '2024-07-11', '09:00', '10:00', 60, false),
+      // on Saturday the 6th, no work day (as statistics count leave_hours: work days only)
+      hourly(73, '2024-07-06', '09:00', '10:00', 60, false),
+    ]
+    const payslip = payslipOf(
+      input('2024-07', { employee: { id: 7, hireDate: '2019-01-01', leftOn: '2024-07-10' }, leave, records: worked('2024-07', new Map(), ['2024-07-02']).filter((r) => r.workDate <= '2024-07-10') }),
+    )
+    expect(payslip.lines.filter((line) => line.kind === 'attendance')).toEqual([
+      {
+        code: 'unpaid_leave',
+        kind: 'attendance',
+        // 10500.00 ÷ 21.75 × 1 = 482.7586… → 482.76
+        amount: 482_76,
+        formula: '10500.00 ÷ 21.75 × 1 = 482.76',
+        inputs: { ...WAGE_INPUTS, unpaid_leave_days: 1 },
+        sources: [{ kind: 'leave_request', id: 70 }],
+      },
+      {
+        code: 'unpaid_leave_hours',
+        kind: 'attendance',
+        // 10500.00 ÷ 21.75 ÷ 8 × 240 ÷ 60 = 10500 × 4 ÷ 174 = 241.3793… → 241.38
+        amount: 241_38,
+        formula: '10500.00 ÷ 21.75 ÷ 8 × 240 ÷ 60 = 241.38',
+        inputs: { ...WAGE_INPUTS, hours_per_day: 8, unpaid_leave_minutes: 240, minutes_per_hour: 60 },
+        sources: [{ kind: 'leave_request', id: 71 }],
+      },
+    ])
+    expect(payslip.facts).toMatchObject({ unpaidLeaveDays: 1, unpaidLeaveMinutes: 240, absentDays: 0 })
+  })
+
+  test('hours of leave are not a leave day: a work day with no record is still absent', () => {
+    const leave = [hourly(80, '2024-07-22', '09:00', '11:00', 120, true)]
+    const payslip = payslipOf(input('2024-07', { leave, records: worked('2024-07', new Map(), ['2024-07-22']) }))
+    expect(payslip.facts).toEqual({ ...JULY_FACTS, absentDays: 1 })
+    expect(payslip.lines.map((line) => line.code)).toEqual(['basic_salary', 'seniority_pay', 'absence', 'personal_tax'])
+  })
+
+  test('a leaver on Wednesday 10 July with 4.5 days of annual leave left: M ÷ D × 2 × 4.5, with the type and its ledger rows as sources', () => {
+    const payslip = payslipOf(
+      input('2024-07', {
+        employee: { id: 7, hireDate: '2019-01-01', leftOn: '2024-07-10' },
+        records: worked('2024-07', new Map()).filter((r) => r.workDate <= '2024-07-10'),
+        payouts: [{ typeId: 9, typeName: 'Annual leave', year: 2024, halfDays: 9, ledgerIds: [31, 35] }],
+      }),
+    )
+    expect(payslip.lines).toEqual([
+      // employed work days 1–5, 8–10 = 8 of 23
+      profileLine('basic_salary', 3478.26, '10000.00 × 8 ÷ 23 = 3478.26', 8, 23),
+      profileLine('seniority_pay', 173.91, '500.00 × 8 ÷ 23 = 173.91', 8, 23),
+      {
+        code: 'leave_payout',
+        kind: 'income',
+        // 10500 × 2 × 4.5 ÷ 21.75 = 94500 ÷ 21.75 = 4344.8275… → 4344.83
+        amount: 4344_83,
+        formula: '10500.00 ÷ 21.75 × 2 × 4.5 = 4344.83',
+        inputs: { ...WAGE_INPUTS, multiplier: 2, remaining_leave_days: 4.5, leave_type: 'Annual leave' },
+        sources: [
+          { kind: 'leave_type', id: 9 },
+          { kind: 'leave_ledger', id: 31 },
+          { kind: 'leave_ledger', id: 35 },
+        ],
+      },
+      // 3478.26 + 173.91 + 4344.83 = 7997.00; (7997.00 − 5000.00) × 0.03 = 89.91
+      firstTax('7997.00', '2997.00', '89.91'),
+    ])
+    expect([payslip.gross, payslip.baseGross, payslip.net]).toEqual([7997_00, 7997_00, 7907_09])
   })
 })
 

@@ -1,7 +1,7 @@
 import { toYuan } from '../../../lib/money'
 import { fromFen, mul, quotient, rational, roundToFen, sub, whole, type Rational } from '../../../lib/rational'
 import { DIVIDED, figure, join, MINUS, money, part, PLUS, TIMES } from './formula'
-import type { AdjustmentInput, InputValue, LineCode, LineKind, MonthFacts, PayLine, PaySettings, Source } from './types'
+import type { AdjustmentInput, InputValue, LeavePayout, LineCode, LineKind, MonthFacts, PayLine, PaySettings, Source } from './types'
 
 /*
  * One pure function per payslip line (CONTRACT §16). Each computes its amount exactly from the
@@ -12,6 +12,11 @@ import type { AdjustmentInput, InputValue, LineCode, LineKind, MonthFacts, PayLi
 
 const HOURS_PER_DAY = 8
 const MINUTES_PER_HOUR = 60
+/**
+ * A leaver's unused annual leave is paid at 300 % of the daily wage, of which the normal 100 % is
+ * already in the month's pay: daily × 2 × days (CONTRACT §18, China's regulation on paid annual leave).
+ */
+const PAYOUT_MULTIPLIER = 2
 
 function line(
   code: LineCode,
@@ -164,6 +169,33 @@ export function absenceLine(wage: Wage, fixedPerDay: number | null, days: number
 export function unpaidLeaveLine(wage: Wage, days: number, sources: Source[]): PayLine | null {
   if (days === 0) return null
   return line('unpaid_leave', 'attendance', fromMonthly(wage, [halfDays(days)]), join(TIMES, dailyText(wage), dayText(days)), { ...wageInputs(wage), unpaid_leave_days: days }, sources)
+}
+
+/** Unpaid hourly leave: M ÷ D ÷ 8 × minutes ÷ 60 (CONTRACT §16, §18). */
+export function unpaidLeaveHoursLine(wage: Wage, minutes: number, sources: Source[]): PayLine | null {
+  if (minutes === 0) return null
+  return line(
+    'unpaid_leave_hours',
+    'attendance',
+    fromMonthly(wage, [rational(minutes)], [rational(HOURS_PER_DAY), rational(MINUTES_PER_HOUR)]),
+    join(TIMES, join(DIVIDED, dailyText(wage), figure(HOURS_PER_DAY)), join(DIVIDED, figure(minutes), figure(MINUTES_PER_HOUR))),
+    { ...wageInputs(wage), hours_per_day: HOURS_PER_DAY, unpaid_leave_minutes: minutes, minutes_per_hour: MINUTES_PER_HOUR },
+    sources,
+  )
+}
+
+/** A leaver's remaining leave of a type paid out: M ÷ D × 2 × days (halves 0.5; CONTRACT §18). */
+export function leavePayoutLine(wage: Wage, payout: LeavePayout): PayLine | null {
+  if (payout.halfDays <= 0) return null
+  const days = rational(payout.halfDays, 2)
+  return line(
+    'leave_payout',
+    'income',
+    fromMonthly(wage, [rational(PAYOUT_MULTIPLIER), days]),
+    join(TIMES, dailyText(wage), figure(PAYOUT_MULTIPLIER), figure(days)),
+    { ...wageInputs(wage), multiplier: PAYOUT_MULTIPLIER, remaining_leave_days: payout.halfDays / 2, leave_type: payout.typeName },
+    [{ kind: 'leave_type', id: payout.typeId }, ...payout.ledgerIds.map((id): Source => ({ kind: 'leave_ledger', id }))],
+  )
 }
 
 export interface Lateness {

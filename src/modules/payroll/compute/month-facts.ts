@@ -2,9 +2,9 @@ import { isLeapYear } from '../../../lib/dates'
 import { daysBetween, weekday } from '../../../lib/local-time'
 import { weekdayRules } from '../../attendance/records'
 import type { RuleRow } from '../../attendance/setup/repository'
-import { computeStatistics, type DayRule, type LeaveDate } from '../../attendance/statistics'
+import { computeStatistics, countedLeaveMinutes, countsAsLeave, type DayRule, type LeaveCounting, type LeaveDate } from '../../attendance/statistics'
 import { countedFrom, countedUntil, isWorkDayFor } from '../../calendar/work-days'
-import { DAY_CODES, dayCode, dayTotalsOf, leaveDatesOf, type MonthRecord } from '../../exports/attendance-sheet'
+import { DAY_CODES, dayCode, dayTotalsOf, isHourly, leaveDatesOf, leaveMinutesOf, type MonthRecord } from '../../exports/attendance-sheet'
 import { datesOf } from '../../leave/repository'
 import type { MonthFacts, PayCalendar, PayLeave, PayRecord, PayslipInput, Source } from './types'
 
@@ -19,8 +19,10 @@ import type { MonthFacts, PayCalendar, PayLeave, PayRecord, PayslipInput, Source
 export interface FactSources {
   /** the absent records (the sheet's A dates that have one) */
   absence: Source[]
-  /** the unpaid requests that cover a counted work day */
+  /** the unpaid requests of days that cover a counted work day */
   unpaidLeave: Source[]
+  /** the unpaid hourly requests on counted work days of the employed part */
+  unpaidLeaveHours: Source[]
   /** the counted (not free) late records */
   lateness: Source[]
   overtime: { workDay: Source[]; restDay: Source[]; statutoryHoliday: Source[] }
@@ -67,11 +69,12 @@ export function monthFacts(input: PayslipInput): MonthDetail {
       employedCalendarDays: 0,
       absentDays: 0,
       unpaidLeaveDays: 0,
+      unpaidLeaveMinutes: 0,
       lateOccurrences: 0,
       freeLateOccurrences: 0,
       overtimeMinutes: { workDay: 0, restDay: 0, statutoryHoliday: 0 },
       countedLateMinutes: 0,
-      sources: { absence: [], unpaidLeave: [], lateness: [], overtime: { workDay: [], restDay: [], statutoryHoliday: [] } },
+      sources: { absence: [], unpaidLeave: [], unpaidLeaveHours: [], lateness: [], overtime: { workDay: [], restDay: [], statutoryHoliday: [] } },
     }
 
   // what `judgeMonth` does over [from, to], without the codes of the dates it would not read
@@ -84,10 +87,12 @@ export function monthFacts(input: PayslipInput): MonthDetail {
   const byDate = new Map(inRange.map((record) => [record.workDate, record]))
   const totals = dayTotalsOf(input.records, { start: from, end: to, since, today }, calendar)
   const judge = (leave: readonly LeaveDate[]) => computeStatistics({ start: from, end: to, today, since, weekdays, totals, calendar, leave })
-  const leave = leaveDatesOf(input.leave, byDate, from, to)
+  // hourly leave is not a leave day (leaveDatesOf skips it, as statistics do): its minutes are a line of their own
+  const dayLeave = input.leave.filter((request) => !isHourly(request))
+  const leave = leaveDatesOf(dayLeave, byDate, from, to)
   const statistics = judge(leave)
   // each unpaid request's days (a source when it covers a counted work day), and all of them together
-  const unpaid = input.leave.filter((request) => !request.paid)
+  const unpaid = dayLeave.filter((request) => !request.paid)
   const unpaidDays = (requests: readonly PayLeave[]) => judge(leaveDatesOf(requests, byDate, from, to)).leave_days
   const unpaidEach = unpaid.map((request) => unpaidDays([request]))
   // none: statistics give 0 for no leave; one: the same count as its own
@@ -113,6 +118,13 @@ export function monthFacts(input: PayslipInput): MonthDetail {
     if (code === DAY_CODES.absent) addRecordSources(absence, record)
   }
 
+  // an hourly request is on one date, its amount the work time it covers (breaks excluded); it counts on a work day of
+  // the employed part from the attendance start: statistics' own functions for leave_hours decide which and how many
+  const counting: LeaveCounting = { end: to, since, weekdays, calendar }
+  const unpaidHours = input.leave.filter(
+    (request) => !request.paid && isHourly(request) && request.startDate >= from && request.startDate <= to && countsAsLeave(request.startDate, counting),
+  )
+
   // the earliest late records are the free ones
   const late = inRange.filter(isLate).sort((a, b) => (a.workDate < b.workDate ? -1 : a.workDate > b.workDate ? 1 : a.id - b.id))
   const free = Math.min(late.length, input.settings.lateFreeOccurrences ?? statistics.late_days_allowed)
@@ -129,6 +141,7 @@ export function monthFacts(input: PayslipInput): MonthDetail {
     employedCalendarDays: dates.length,
     absentDays: statistics.absent_days,
     unpaidLeaveDays,
+    unpaidLeaveMinutes: countedLeaveMinutes(leaveMinutesOf(unpaidHours, from, to), counting),
     lateOccurrences: statistics.late_days,
     freeLateOccurrences: free,
     overtimeMinutes: overtime.minutes,
@@ -136,6 +149,7 @@ export function monthFacts(input: PayslipInput): MonthDetail {
     sources: {
       absence,
       unpaidLeave: unpaid.filter((_, at) => unpaidEach[at] > 0).map((request) => ({ kind: 'leave_request', id: request.id })),
+      unpaidLeaveHours: unpaidHours.map((request) => ({ kind: 'leave_request', id: request.id })),
       lateness: counted.reduce<Source[]>(addRecordSources, []),
       overtime: overtime.sources,
     },

@@ -1,4 +1,16 @@
-import { absenceLine, adjustmentLine, enteredLine, latenessLine, overtimeLine, proratedLine, prorationOf, unpaidLeaveLine, type Wage } from './lines'
+import {
+  absenceLine,
+  adjustmentLine,
+  enteredLine,
+  latenessLine,
+  leavePayoutLine,
+  overtimeLine,
+  proratedLine,
+  prorationOf,
+  unpaidLeaveHoursLine,
+  unpaidLeaveLine,
+  type Wage,
+} from './lines'
 import { monthFacts } from './month-facts'
 import { taxLine } from './tax'
 import type { PayLine, Payslip, PayslipInput } from './types'
@@ -25,6 +37,7 @@ export function computePayslip(input: PayslipInput): Payslip {
     overtimeLine('overtime_work_day', wage, facts.overtimeMinutes.workDay, settings.overtimeWorkDay, sources.overtime.workDay),
     overtimeLine('overtime_rest_day', wage, facts.overtimeMinutes.restDay, settings.overtimeRestDay, sources.overtime.restDay),
     overtimeLine('overtime_statutory_holiday', wage, facts.overtimeMinutes.statutoryHoliday, settings.overtimeStatutoryHoliday, sources.overtime.statutoryHoliday),
+    ...[...input.payouts].sort((a, b) => a.typeId - b.typeId).map((payout) => leavePayoutLine(wage, payout)),
     enteredLine('performance_pay', entered.performancePay),
     enteredLine('bonus', entered.bonus),
     enteredLine('other_income', entered.otherIncome),
@@ -33,6 +46,7 @@ export function computePayslip(input: PayslipInput): Payslip {
   const attendance = present([
     absenceLine(wage, settings.absenceFixed, facts.absentDays, sources.absence),
     unpaidLeaveLine(wage, facts.unpaidLeaveDays, sources.unpaidLeave),
+    unpaidLeaveHoursLine(wage, facts.unpaidLeaveMinutes, sources.unpaidLeaveHours),
     latenessLine(
       {
         perOccurrence: settings.latePerOccurrence,

@@ -9,7 +9,12 @@ import type { ApprovedLeave, MonthRecord } from '../../exports/attendance-sheet'
  * the rows, these decide the figures, and the run stores what they returned.
  */
 
-export type SourceKind = 'attendance_record' | 'leave_request' | 'correction' | 'calendar_day' | 'pay_profile' | 'payslip'
+/**
+ * What a line's figures came from. `leave_type` and `leave_ledger` are a leave payout's (CONTRACT
+ * §18): the type (its payout_on_leaving, and the annual days it grants without a ledger row) and the
+ * ledger rows its balance sums.
+ */
+export type SourceKind = 'attendance_record' | 'leave_request' | 'correction' | 'calendar_day' | 'pay_profile' | 'payslip' | 'leave_type' | 'leave_ledger'
 export interface Source {
   kind: SourceKind
   id: number
@@ -25,12 +30,14 @@ export type LineCode =
   | 'overtime_work_day'
   | 'overtime_rest_day'
   | 'overtime_statutory_holiday'
+  | 'leave_payout'
   | 'performance_pay'
   | 'bonus'
   | 'other_income'
   | 'adjustment'
   | 'absence'
   | 'unpaid_leave'
+  | 'unpaid_leave_hours'
   | 'lateness'
   | 'personal_insurance'
   | 'housing_fund'
@@ -112,6 +119,27 @@ export interface PayLeave extends ApprovedLeave {
   id: number
   /** the type's `paid`; false: unpaid leave, deducted */
   paid: boolean
+  /** an hourly request's span (HH:MM) on startDate; null or absent: a request of days (CONTRACT §18) */
+  startTime?: string | null
+  endTime?: string | null
+  /** half-days, or for an hourly request the minutes of work time it covers */
+  amount?: number
+}
+
+/**
+ * A leaver's remaining balance of a type with payout_on_leaving, paid on the payslip of the month of
+ * their left_on (CONTRACT §18): the service reads it from the ledger; an approved month recomputed
+ * reads it back from its payslip's line, as it was paid.
+ */
+export interface LeavePayout {
+  typeId: number
+  typeName: string
+  /** the year of left_on, whose balance is paid */
+  year: number
+  /** the remaining balance paid, in half-days (> 0) */
+  halfDays: number
+  /** the ledger rows the balance sums, oldest first */
+  ledgerIds: readonly number[]
 }
 
 /** What HR entered on the payslip (CONTRACT §16 inputs), fen. */
@@ -172,6 +200,8 @@ export interface PayslipInput {
   settings: PaySettings
   entered: EnteredInputs
   adjustments: readonly AdjustmentInput[]
+  /** remaining leave paid out on leaving (none but in the month of left_on) */
+  payouts: readonly LeavePayout[]
   tax: TaxYearToDate
   /** this month's contributions and special deductions (0 until Payroll 2) */
   contributions: { personalInsurance: number; housingFund: number; specialDeductions: number }
@@ -188,6 +218,8 @@ export interface MonthFacts {
   employedCalendarDays: number
   absentDays: number
   unpaidLeaveDays: number
+  /** minutes of approved hourly leave of unpaid types on work days of the employed part from the attendance start (never in unpaidLeaveDays) */
+  unpaidLeaveMinutes: number
   lateOccurrences: number
   freeLateOccurrences: number
   /** minutes of overtime by the kind of its record's day */

@@ -15,6 +15,7 @@ import {
   type TaxYearToDate,
 } from '../compute/types'
 import { findProfile, profilesInEffect, type ProfileRow } from '../profiles/repository'
+import { paidPayouts, payoutsOf } from './payouts'
 import { enteredOf, payProfileOf } from './shapes'
 import * as repo from './repository'
 
@@ -70,12 +71,22 @@ async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[],
   const { db, ruleCache, defaultZone, now } = deps
   const { first, last } = monthBounds(month)
   const ids = employees.map((employee) => employee.id)
-  const [records, leave] = await Promise.all([repo.payRecordsOf(db, ids, first, last), repo.payLeaveOf(db, ids, first, last)])
+  const [records, leave, payouts] = await Promise.all([
+    repo.payRecordsOf(db, ids, first, last),
+    repo.payLeaveOf(db, ids, first, last),
+    payoutsOf(db, employees, first, last),
+  ])
   const calendarKey = (companyId: number) => `${companyId} ${month}`
   /** The approved corrections behind a record of the employee's month. */
   const todays = new Map<number, string>()
   const correctionsOf = (employeeId: number, recordId: number) => records.get(employeeId)?.find((record) => record.id === recordId)?.correctionIds ?? []
-  const compute = async (employee: repo.RunEmployee, profile: ProfileRow, settings: PaySettings, rest: Pick<PayslipInput, 'entered' | 'adjustments' | 'tax'>) => {
+  /** `rest.payouts`: what an approved month paid out (read back from its payslip); else the leaver's remaining balances now */
+  const compute = async (
+    employee: repo.RunEmployee,
+    profile: ProfileRow,
+    settings: PaySettings,
+    rest: Pick<PayslipInput, 'entered' | 'adjustments' | 'tax'> & Partial<Pick<PayslipInput, 'payouts'>>,
+  ) => {
     const group = employee.group
     const rules = group && group.status === 1 ? await ruleCache.get(group.id, () => setup.enabledRulesOfGroup(db, group.id)) : []
     const context = contextFrom(employee.id, employee, rules, defaultZone)
@@ -101,6 +112,7 @@ async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[],
       profile: payProfileOf(profile),
       settings,
       contributions: { personalInsurance: 0, housingFund: 0, specialDeductions: 0 },
+      payouts: payouts.get(employee.id) ?? [],
       ...rest,
     })
   }
@@ -207,7 +219,13 @@ export async function* computeRun(deps: Deps, scope: RunScope): AsyncGenerator<C
         let settings = runSettings.get(approved.runId)
         if (!settings) runSettings.set(approved.runId, (settings = ((await repo.findRun(db, approved.runId))?.run.settings as PaySettings | undefined) ?? scope.settings))
         const then = await earlierCompute(approved.month)
-        const now = await then.compute(employee, oldProfile, settings, { entered: enteredOf(approved), adjustments: [], tax: taxYearToDate(approved.month, []) })
+        // its payout stays as paid: the ledger row its approval wrote took those days (CONTRACT §18)
+        const now = await then.compute(employee, oldProfile, settings, {
+          entered: enteredOf(approved),
+          adjustments: [],
+          tax: taxYearToDate(approved.month, []),
+          payouts: paidPayouts(approved.month, approved.lines as PayLine[]),
+        })
         return { now, correctionsOf: (recordId: number) => then.correctionsOf(employee.id, recordId) }
       })
       const entered = scope.entered.get(employee.id) ?? NO_ENTERED_INPUTS

@@ -87,6 +87,8 @@ const SourceModel = t.Object({
     t.Literal('calendar_day'),
     t.Literal('pay_profile'),
     t.Literal('payslip'),
+    t.Literal('leave_type'),
+    t.Literal('leave_ledger'),
   ]),
   id: t.Integer(),
 })

@@ -235,6 +235,9 @@ export async function payLeaveOf(db: Queryable, employeeIds: number[], first: st
       startDate: leaveRequests.startDate,
       endDate: leaveRequests.endDate,
       halfDay: leaveRequests.halfDay,
+      startTime: leaveRequests.startTime,
+      endTime: leaveRequests.endTime,
+      amount: leaveRequests.amount,
       paid: leaveTypes.paid,
     })
     .from(leaveRequests)

@@ -3,12 +3,13 @@ import type { PayLine } from '../compute/types'
 import type { PayslipRow } from './repository'
 
 const OVERTIME = new Set(['overtime_work_day', 'overtime_rest_day', 'overtime_statutory_holiday'])
-const ATTENDANCE = new Set(['absence', 'unpaid_leave', 'lateness'])
+const ATTENDANCE = new Set(['absence', 'unpaid_leave', 'unpaid_leave_hours', 'lateness'])
 
 /**
  * The §6 salary record of an approved payslip (CONTRACT §16 "Approve"): basic_salary is the
- * prorated basic wage, overtime_pay the overtime lines, bonus the bonus and other income, and the
- * attendance deduction the absence, unpaid leave and lateness lines. An adjustment is part of the
+ * prorated basic wage, overtime_pay the overtime lines, bonus the bonus, other income and leave paid
+ * out on leaving (§18; §6 has no column of its own for it), and the attendance deduction the
+ * absence, unpaid leave (days and hours) and lateness lines. An adjustment is part of the
  * month's wage: one that adds goes to the bonus, one that takes away to the attendance deduction,
  * so the record's net is the payslip's net.
  */
@@ -25,7 +26,7 @@ export function salaryOf(payslip: PayslipRow, runId: number, now: Date): typeof 
     allowance: of('allowance'),
     overtimePay: sum((line) => OVERTIME.has(line.code)),
     performancePay: of('performance_pay'),
-    bonus: of('bonus') + of('other_income') + added,
+    bonus: of('bonus') + of('other_income') + of('leave_payout') + added,
   }
   const deductions = {
     attendanceDeduction: sum((line) => ATTENDANCE.has(line.code)) + taken,

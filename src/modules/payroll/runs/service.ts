@@ -14,13 +14,14 @@ import type { Principal } from '../../rbac/access'
 import { ADMIN_ROLE } from '../../rbac/catalogue'
 import { ownEmployeesAmong, ownMatterRefused } from '../../rbac/own-matters'
 import { TAX_TABLES } from '../compute/tax'
-import { NO_ENTERED_INPUTS, type EnteredInputs, type PaySettings } from '../compute/types'
+import { NO_ENTERED_INPUTS, type EnteredInputs, type PayLine, type PaySettings } from '../compute/types'
 import { say } from '../messages'
 import { findSettings } from '../profiles/repository'
 import { collect, settingsOf } from '../profiles/service'
 import { computeRun, type ComputedPayslip, type RunScope } from './compute'
 import type { CreateRunInput, Flag, InputsInput, PayslipResponse, RunListQuery, RunResponse } from './model'
 import * as repo from './repository'
+import { writePayouts } from './payouts'
 import { salaryOf } from './salary'
 import { enteredOf, toPayslipResponse, toRunResponse } from './shapes'
 
@@ -234,6 +235,13 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
         }
         if (!(await repo.approveRun(tx, id, actor.userId, now))) throw new ConflictError(say.notDraft({ company: current.company, month: current.run.month }))
         await repo.insertSalaries(tx, rows.map((row) => salaryOf(row.payslip, id, now)))
+        // a leaver's remaining leave paid out: the ledger takes the days the payslip paid (CONTRACT §18)
+        await writePayouts(
+          tx,
+          rows.map((row) => ({ employeeId: row.payslip.employeeId, month: row.payslip.month, lines: row.payslip.lines as PayLine[], employee: employeeName(row) })),
+          actor.userId,
+          now,
+        )
         await recordAudit(tx, actor, now, {
           action: 'payroll_run.approve',
           resource: 'payroll_run',

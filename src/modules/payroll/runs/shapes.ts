@@ -49,7 +49,7 @@ export function flagsOf(lines: readonly PayLine[], facts: { employedWorkDays: nu
   const flags: Flag[] = []
   if (facts.employedCalendarDays < facts.calendarDaysOfMonth) flags.push('prorated')
   if (has('absence')) flags.push('absence')
-  if (has('unpaid_leave')) flags.push('unpaid_leave')
+  if (has('unpaid_leave', 'unpaid_leave_hours')) flags.push('unpaid_leave')
   if (has('lateness')) flags.push('lateness')
   if (has('overtime_work_day', 'overtime_rest_day', 'overtime_statutory_holiday')) flags.push('overtime')
   if (has('adjustment')) flags.push('adjustment')
