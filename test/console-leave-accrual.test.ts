@@ -131,6 +131,8 @@ describe('leave that accrues, in the console, in Chromium', () => {
         annual_days: 0,
         status: 1,
         accrual: 'yearly',
+        unit: 'day',
+        payout_on_leaving: false,
         seniority_tiers: [
           { from_years: 1, days: 5 },
           { from_years: 10, days: 10 },

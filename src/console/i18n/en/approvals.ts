@@ -32,7 +32,6 @@ export const approvals = {
     noteRequired: 'A note is required to reject',
     noteTooLong: 'At most 500 characters',
     confirmReject: 'Confirm rejection',
-    days: (days: number) => `${days} ${days === 1 ? 'day' : 'days'}`,
     half: (half: string): string => (half === 'am' ? 'morning' : 'afternoon'),
     correctionOf: 'Correct clock times',
     inTime: (time: string) => `in ${time}`,

@@ -101,6 +101,10 @@ export const common = {
     hours: (hours: number) => `${hours} h worked`,
     timeZone: (zone: string) => `Times in ${zone}`,
   },
+  leaveAmounts: {
+    days: (days: number) => `${days} ${days === 1 ? 'day' : 'days'}`,
+    hours: (hours: number) => `${hours} h`,
+  },
   leaveLedger: {
     open: 'Details',
     openOf: (type: string) => `Details of ${type}`,
@@ -109,8 +113,10 @@ export const common = {
     date: 'Date',
     kind: 'Entry',
     days: 'Days',
+    hours: 'Hours',
     note: 'Reason',
     base: 'Days per year of the type',
+    baseHours: 'Days per year of the type, 8 hours each',
     by: (name: string) => `by ${name}`,
     kinds: {
       adjustment: 'Adjustment',
@@ -121,6 +127,7 @@ export const common = {
       grant: 'Granted',
       carry: 'Carried over',
       lapse: 'Lapsed',
+      payout: 'Paid out on leaving',
     },
     events: {
       grant: (period: string) => `Accrued for ${period}`,

@@ -51,6 +51,9 @@ export const payslips = {
     absence_per_day: 'Deduction per day absent',
     absent_days: 'Days absent',
     unpaid_leave_days: 'Days of unpaid leave',
+    unpaid_leave_minutes: 'Minutes of unpaid hourly leave',
+    remaining_leave_days: 'Leave days remaining',
+    leave_type: 'Leave type',
     per_occurrence: 'Deduction per time late',
     counted_occurrences: 'Times late deducted',
     per_minute: 'Deduction per minute late',
@@ -76,6 +79,8 @@ export const payslips = {
     calendar_day: (n: number) => (n === 1 ? 'calendar day' : 'calendar days'),
     pay_profile: (n: number) => (n === 1 ? 'pay profile' : 'pay profiles'),
     payslip: (n: number) => (n === 1 ? 'approved payslip' : 'approved payslips'),
+    leave_type: (n: number) => (n === 1 ? 'leave type' : 'leave types'),
+    leave_ledger: (n: number) => (n === 1 ? 'leave balance entry' : 'leave balance entries'),
   } as Record<string, (n: number) => string>,
   sourceCount: (n: number, what: string) => `${n} ${what}`,
 }

@@ -33,7 +33,6 @@ export const approvals: typeof en = {
     noteRequired: '驳回时须填写备注',
     noteTooLong: '最多 500 个字符',
     confirmReject: '确认驳回',
-    days: (days: number) => `${days} 天`,
     half: (half: string) => (half === 'am' ? '上午' : '下午'),
     correctionOf: '补卡',
     inTime: (time: string) => `上班 ${time}`,

@@ -100,6 +100,10 @@ export const common: typeof en = {
     hours: (hours: number) => `工作 ${hours} 小时`,
     timeZone: (zone: string) => `时间为 ${zone} 时区`,
   },
+  leaveAmounts: {
+    days: (days: number) => `${days} 天`,
+    hours: (hours: number) => `${hours} 小时`,
+  },
   leaveLedger: {
     open: '明细',
     openOf: (type: string) => `${type}明细`,
@@ -108,8 +112,10 @@ export const common: typeof en = {
     date: '日期',
     kind: '类别',
     days: '天数',
+    hours: '小时数',
     note: '说明',
     base: '该假期类型的每年额度',
+    baseHours: '该假期类型的每年额度（每天按 8 小时计）',
     by: (name: string) => `操作人：${name}`,
     kinds: {
       adjustment: '调整',
@@ -120,6 +126,7 @@ export const common: typeof en = {
       grant: '发放',
       carry: '结转',
       lapse: '作废',
+      payout: '离职折算支付',
     },
     events: {
       grant: (period: string) => `${period} 发放`,

@@ -52,6 +52,9 @@ export const payslips: typeof en = {
     absence_per_day: '每缺勤一天扣款',
     absent_days: '缺勤天数',
     unpaid_leave_days: '事假天数',
+    unpaid_leave_minutes: '按小时事假分钟数',
+    remaining_leave_days: '剩余假期天数',
+    leave_type: '假期类型',
     per_occurrence: '每次迟到扣款',
     counted_occurrences: '扣款迟到次数',
     per_minute: '每分钟迟到扣款',
@@ -76,6 +79,8 @@ export const payslips: typeof en = {
     calendar_day: (_n: number) => '个日历日',
     pay_profile: (_n: number) => '份薪资档案',
     payslip: (_n: number) => '张已审核的工资条',
+    leave_type: (_n: number) => '个假期类型',
+    leave_ledger: (_n: number) => '条假期余额记录',
   },
   sourceCount: (n: number, what: string) => `${n} ${what}`,
 }

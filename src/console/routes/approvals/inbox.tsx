@@ -6,6 +6,7 @@ import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react'
 import { api, unwrap } from '../../api'
 import { DataTable, Pager } from '../../components/DataTable'
 import { browserZone, dateTimeIn, timeIn } from '../../components/format'
+import { requestDates, requestLength } from '../../components/leave'
 import { notifyFailed, notifySaved } from '../../components/notify'
 import { PageTitle } from '../../components/PageTitle'
 import { useT } from '../../i18n'
@@ -134,7 +135,7 @@ export default function Inbox() {
 
   const what = (item: Item) => {
     const request = item.request
-    if (isLeave(request)) return `${request.type_name} · ${w.days(request.days)}`
+    if (isLeave(request)) return `${request.type_name} · ${requestLength(request, t.common.leaveAmounts)}`
     const times = [
       request.clock_in_time ? w.inTime(timeIn(request.clock_in_time, request.timezone)) : null,
       request.clock_out_time ? w.outTime(timeIn(request.clock_out_time, request.timezone)) : null,
@@ -143,10 +144,7 @@ export default function Inbox() {
   }
   const dates = (item: Item) => {
     const request = item.request
-    if (isLeave(request))
-      return request.start_date === request.end_date
-        ? `${request.start_date}${request.half_day ? ` (${w.half(request.half_day)})` : ''}`
-        : `${request.start_date} – ${request.end_date}`
+    if (isLeave(request)) return requestDates(request, w.half)
     return request.work_date
   }
   // a decision held for undoing, or being sent: its buttons make way for what was decided

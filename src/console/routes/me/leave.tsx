@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Card, Group, Radio, Select, Stack, Text, Textarea, Title } from '@mantine/core'
-import { DateInput } from '@mantine/dates'
+import { DateInput, TimeInput } from '@mantine/dates'
 import { useForm } from '@mantine/form'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
@@ -12,6 +12,7 @@ import { PageTitle } from '../../components/PageTitle'
 import { useT } from '../../i18n'
 import { Confirm } from '../../components/Confirm'
 import { keepEnter, todayIn } from '../../components/dates'
+import { balanceFigure, requestDates, requestLength } from '../../components/leave'
 import { useMeWords } from './words'
 
 const PAGE_SIZE = 10
@@ -28,9 +29,14 @@ interface Values {
   start_date: string | null
   end_date: string | null
   half_day: 'whole' | 'am' | 'pm'
+  /** an hourly type's span on start_date, HH:MM */
+  start_time: string
+  end_time: string
   reason: string
 }
-const FIELDS = ['type_id', 'start_date', 'end_date', 'half_day', 'reason'] as const
+const FIELDS = ['type_id', 'start_date', 'end_date', 'half_day', 'start_time', 'end_time', 'reason'] as const
+/** HH:MM of a time field (a browser may add seconds). */
+const hhmm = (value: string) => value.slice(0, 5)
 
 /** The caller's leave: balances of a year, the request form, and their requests with cancel. */
 export default function Leave() {
@@ -47,30 +53,49 @@ export default function Leave() {
   const balances = useQuery({ queryKey: ['leave', 'balances', year], queryFn: () => fetchBalances(year) })
   const requests = useQuery({ queryKey: ['leave', 'requests', page], queryFn: () => fetchRequests(page) })
   const unlimited = new Set((types.data?.types ?? []).filter((type) => !type.requires_balance).map((type) => type.id))
+  const amounts = t.common.leaveAmounts
+  /** whether the type chosen is taken by the hour: one date and a time span instead of a range and halves */
+  const hourlyType = (id: string | null) => types.data?.types.find((type) => String(type.id) === id)?.unit === 'hour'
 
   const form = useForm<Values>({
-    initialValues: { type_id: null, start_date: null, end_date: null, half_day: 'whole', reason: '' },
+    initialValues: { type_id: null, start_date: null, end_date: null, half_day: 'whole', start_time: '', end_time: '', reason: '' },
     validate: {
       type_id: (value) => (value ? null : w.required),
       start_date: (value) => (value ? null : w.required),
-      end_date: (value, values) => (!value ? w.required : values.start_date && value < values.start_date ? w.endBeforeStart : null),
-      half_day: (value, values) => (value !== 'whole' && values.start_date !== values.end_date ? w.halfDayOneDate : null),
+      end_date: (value, values) =>
+        hourlyType(values.type_id) ? null : !value ? w.required : values.start_date && value < values.start_date ? w.endBeforeStart : null,
+      half_day: (value, values) => (!hourlyType(values.type_id) && value !== 'whole' && values.start_date !== values.end_date ? w.halfDayOneDate : null),
+      start_time: (value, values) => (hourlyType(values.type_id) && !value ? w.required : null),
+      end_time: (value, values) =>
+        !hourlyType(values.type_id) ? null : !value ? w.required : values.start_time && hhmm(value) <= hhmm(values.start_time) ? w.endTimeAfterStart : null,
       reason: (value) => (value.length > 500 ? w.tooLong : null),
     },
   })
+  const hourly = hourlyType(form.values.type_id)
   const oneDate = !!form.values.start_date && form.values.start_date === form.values.end_date
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['leave'] })
   const create = useMutation({
     mutationFn: (values: Values) =>
       unwrap(
-        api.leave.requests.post({
-          type_id: Number(values.type_id),
-          start_date: values.start_date!,
-          end_date: values.end_date!,
-          half_day: values.half_day === 'whole' ? null : values.half_day,
-          reason: values.reason.trim(),
-        }),
+        api.leave.requests.post(
+          hourlyType(values.type_id)
+            ? {
+                type_id: Number(values.type_id),
+                start_date: values.start_date!,
+                end_date: values.start_date!,
+                start_time: hhmm(values.start_time),
+                end_time: hhmm(values.end_time),
+                reason: values.reason.trim(),
+              }
+            : {
+                type_id: Number(values.type_id),
+                start_date: values.start_date!,
+                end_date: values.end_date!,
+                half_day: values.half_day === 'whole' ? null : values.half_day,
+                reason: values.reason.trim(),
+              },
+        ),
       ),
     onSuccess: () => {
       notifySaved(w.requested)
@@ -79,8 +104,9 @@ export default function Leave() {
       refresh()
       void queryClient.invalidateQueries({ queryKey: ['calendar'] })
     },
-    onError: (error) => {
-      const rest = applyApiErrors(form, error, FIELDS)
+    onError: (error, values) => {
+      // an hourly request's one date is the start date's field
+      const rest = applyApiErrors(form, error, FIELDS, hourlyType(values.type_id) ? { end_date: 'start_date' } : {})
       if (rest) notifyFailed(error)
     },
   })
@@ -96,10 +122,7 @@ export default function Leave() {
   })
 
   const today = todayIn()
-  const datesOf = (request: LeaveRequest) =>
-    request.start_date === request.end_date
-      ? `${request.start_date}${request.half_day ? ` (${w.half(request.half_day)})` : ''}`
-      : `${request.start_date} – ${request.end_date}`
+  const datesOf = (request: LeaveRequest) => requestDates(request, w.half)
   const cancellable = (request: LeaveRequest) => request.status === 'pending' || (request.status === 'approved' && request.start_date > today)
 
   return (
@@ -115,10 +138,10 @@ export default function Leave() {
         columns={[
           { header: w.type, cell: (row) => row.type_name },
           // a type without a balance has no remaining days: "−1" would read as a debt
-          { header: w.remaining, cell: (row) => <Text fw={700}>{unlimited.has(row.type_id) ? w.noLimit : row.remaining}</Text> },
-          { header: w.granted, cell: (row) => row.granted },
-          { header: w.taken, cell: (row) => row.taken },
-          { header: w.pending, cell: (row) => row.pending },
+          { header: w.remaining, cell: (row) => <Text fw={700}>{unlimited.has(row.type_id) ? w.noLimit : balanceFigure(row.unit, row.remaining, amounts)}</Text> },
+          { header: w.granted, cell: (row) => balanceFigure(row.unit, row.granted, amounts) },
+          { header: w.taken, cell: (row) => balanceFigure(row.unit, row.taken, amounts) },
+          { header: w.pending, cell: (row) => balanceFigure(row.unit, row.pending, amounts) },
           {
             header: t.common.actions,
             cell: (row) => (
@@ -146,7 +169,7 @@ export default function Leave() {
             />
             <Group grow align="flex-start">
               <DateInput
-                label={w.startDate}
+                label={hourly ? w.date : w.startDate}
                 withAsterisk
                 onKeyDown={keepEnter}
                 valueFormat="YYYY-MM-DD"
@@ -156,15 +179,29 @@ export default function Leave() {
                   if (!form.values.end_date || (value && form.values.end_date < value)) form.setFieldValue('end_date', value)
                 }}
               />
-              <DateInput label={w.endDate} withAsterisk onKeyDown={keepEnter} valueFormat="YYYY-MM-DD" minDate={form.values.start_date ?? undefined} {...form.getInputProps('end_date')} />
+              {!hourly && (
+                <DateInput label={w.endDate} withAsterisk onKeyDown={keepEnter} valueFormat="YYYY-MM-DD" minDate={form.values.start_date ?? undefined} {...form.getInputProps('end_date')} />
+              )}
             </Group>
-            <Radio.Group label={w.halfDay} description={oneDate ? undefined : w.halfDayHint} styles={{ description: { color: 'var(--mantine-color-gray-7)' } }} {...form.getInputProps('half_day')}>
-              <Group mt={4}>
-                <Radio value="whole" label={w.wholeDays} />
-                <Radio value="am" label={w.morning} disabled={!oneDate} />
-                <Radio value="pm" label={w.afternoon} disabled={!oneDate} />
-              </Group>
-            </Radio.Group>
+            {hourly ? (
+              <Stack gap={4}>
+                <Group grow align="flex-start">
+                  <TimeInput label={w.startTime} withAsterisk {...form.getInputProps('start_time')} />
+                  <TimeInput label={w.endTime} withAsterisk {...form.getInputProps('end_time')} />
+                </Group>
+                <Text size="xs" c="gray.7">
+                  {w.hoursHint}
+                </Text>
+              </Stack>
+            ) : (
+              <Radio.Group label={w.halfDay} description={oneDate ? undefined : w.halfDayHint} styles={{ description: { color: 'var(--mantine-color-gray-7)' } }} {...form.getInputProps('half_day')}>
+                <Group mt={4}>
+                  <Radio value="whole" label={w.wholeDays} />
+                  <Radio value="am" label={w.morning} disabled={!oneDate} />
+                  <Radio value="pm" label={w.afternoon} disabled={!oneDate} />
+                </Group>
+              </Radio.Group>
+            )}
             <Textarea label={w.reason} autosize minRows={2} maxLength={500} {...form.getInputProps('reason')} />
             <Button type="submit" loading={create.isPending}>
               {w.submit}
@@ -194,7 +231,7 @@ export default function Leave() {
               </Badge>
             ),
           },
-          { header: w.daysColumn, cell: (row) => row.days },
+          { header: w.lengthColumn, cell: (row) => requestLength(row, amounts) },
           {
             header: w.decision,
             cell: (row) =>

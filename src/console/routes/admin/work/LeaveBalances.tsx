@@ -9,7 +9,8 @@ import { applyApiErrors } from '../../../components/form-errors'
 import { can, useMe } from '../../../components/me'
 import { notifyFailed, notifySaved } from '../../../components/notify'
 import { useT } from '../../../i18n'
-import { EmployeeSelect, useLeaveTypeOptions, useUnlimitedLeaveTypes } from './shared'
+import { EmployeeSelect, useLeaveTypes, useUnlimitedLeaveTypes } from './shared'
+import { balanceFigure } from '../../../components/leave'
 import { todayIn } from '../../../components/dates'
 import { useWorkWords } from './words'
 
@@ -28,6 +29,7 @@ export function LeaveBalances() {
   const [adjusting, setAdjusting] = useState<number | null>(null)
   const [explaining, setExplaining] = useState<Balance | null>(null)
   const unlimited = useUnlimitedLeaveTypes().data
+  const amounts = t.common.leaveAmounts
   const validYear = typeof year === 'number' && Number.isInteger(year) && year >= 1 && year <= 9999 ? year : null
   const balances = useQuery({
     queryKey: ['admin', 'leave', 'balances', employee, validYear],
@@ -52,10 +54,13 @@ export function LeaveBalances() {
           error={balances.error}
           columns={[
             { header: l.type, cell: (balance) => balance.type_name },
-            { header: l.granted, cell: (balance) => balance.granted },
-            { header: l.taken, cell: (balance) => balance.taken },
-            { header: l.pending, cell: (balance) => balance.pending },
-            { header: l.remaining, cell: (balance) => <Text fw={700}>{unlimited?.has(balance.type_id) ? l.noLimit : balance.remaining}</Text> },
+            { header: l.granted, cell: (balance) => balanceFigure(balance.unit, balance.granted, amounts) },
+            { header: l.taken, cell: (balance) => balanceFigure(balance.unit, balance.taken, amounts) },
+            { header: l.pending, cell: (balance) => balanceFigure(balance.unit, balance.pending, amounts) },
+            {
+              header: l.remaining,
+              cell: (balance) => <Text fw={700}>{unlimited?.has(balance.type_id) ? l.noLimit : balanceFigure(balance.unit, balance.remaining, amounts)}</Text>,
+            },
             {
               header: t.common.actions,
               cell: (balance) => (
@@ -75,27 +80,36 @@ export function LeaveBalances() {
 
 interface Values {
   type_id: string | null
-  days: number | string
+  /** days, or hours for an hourly type */
+  amount: number | string
   reason: string
 }
+
+/** Not a multiple of 0.5 days from -366 to 366 other than 0. */
+const badDays = (n: number) => Number.isNaN(n) || n === 0 || n < -366 || n > 366 || !Number.isInteger(n * 2)
+/** Not whole minutes of hours from -2928 (366 days of 8 hours) to 2928 other than 0. */
+const badHours = (n: number) => Number.isNaN(n) || n === 0 || n < -2928 || n > 2928 || Math.abs(n * 60 - Math.round(n * 60)) > 1e-9
 
 function AdjustForm({ employeeId, year, onClose }: { employeeId: number; year: number; onClose: () => void }) {
   const t = useT()
   const w = useWorkWords()
   const l = w.leave
   const queryClient = useQueryClient()
-  const types = useLeaveTypeOptions()
+  const types = useLeaveTypes()
+  // an hourly type's balance is adjusted in hours (the API's `hours` instead of `days`)
+  const hourlyType = (id: string | null) => types.data?.types.find((type) => String(type.id) === id)?.unit === 'hour'
   const form = useForm<Values>({
-    initialValues: { type_id: null, days: '', reason: '' },
+    initialValues: { type_id: null, amount: '', reason: '' },
     validate: {
       type_id: (value) => (value ? null : w.shared.required),
-      days: (value) => {
+      amount: (value, values) => {
         const n = value === '' ? NaN : Number(value)
-        return Number.isNaN(n) || n === 0 || n < -366 || n > 366 || !Number.isInteger(n * 2) ? l.badAdjustDays : null
+        return hourlyType(values.type_id) ? (badHours(n) ? l.badAdjustHours : null) : badDays(n) ? l.badAdjustDays : null
       },
       reason: (value) => (!value.trim() ? w.shared.required : value.length > 500 ? w.shared.tooLong(500) : null),
     },
   })
+  const hourly = hourlyType(form.values.type_id)
   const save = useMutation({
     mutationFn: (values: Values) =>
       unwrap(
@@ -103,7 +117,7 @@ function AdjustForm({ employeeId, year, onClose }: { employeeId: number; year: n
           employee_id: employeeId,
           type_id: Number(values.type_id),
           year,
-          days: Number(values.days),
+          ...(hourlyType(values.type_id) ? { hours: Number(values.amount) } : { days: Number(values.amount) }),
           reason: values.reason.trim(),
         }),
       ),
@@ -113,7 +127,7 @@ function AdjustForm({ employeeId, year, onClose }: { employeeId: number; year: n
       onClose()
     },
     onError: (error) => {
-      const rest = applyApiErrors(form, error, ['type_id', 'days', 'reason'])
+      const rest = applyApiErrors(form, error, ['type_id', 'amount', 'reason'], { days: 'amount', hours: 'amount' })
       if (rest) notifyFailed(error)
     },
   })
@@ -121,8 +135,12 @@ function AdjustForm({ employeeId, year, onClose }: { employeeId: number; year: n
     <Modal opened onClose={onClose} title={l.adjustTitle(year)} centered closeButtonProps={{ 'aria-label': t.common.close }}>
       <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
         <Stack gap="sm">
-          <Select label={l.type} withAsterisk data={types.data ?? []} {...form.getInputProps('type_id')} />
-          <NumberInput label={l.days} description={l.daysHint} withAsterisk min={-366} max={366} step={0.5} decimalScale={1} {...form.getInputProps('days')} />
+          <Select label={l.type} withAsterisk data={(types.data?.types ?? []).map((type) => ({ value: String(type.id), label: type.name }))} {...form.getInputProps('type_id')} />
+          {hourly ? (
+            <NumberInput key="hours" label={l.hours} description={l.hoursHint} withAsterisk min={-2928} max={2928} step={0.25} decimalScale={2} {...form.getInputProps('amount')} />
+          ) : (
+            <NumberInput key="days" label={l.days} description={l.daysHint} withAsterisk min={-366} max={366} step={0.5} decimalScale={1} {...form.getInputProps('amount')} />
+          )}
           <Textarea label={l.reason} withAsterisk autosize minRows={2} {...form.getInputProps('reason')} />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>

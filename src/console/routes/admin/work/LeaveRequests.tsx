@@ -10,6 +10,7 @@ import { useT } from '../../../i18n'
 import { Confirm } from '../../../components/Confirm'
 import { EmployeeSelect, useLeaveTypeOptions } from './shared'
 import { keepEnter } from '../../../components/dates'
+import { requestDates, requestLength } from '../../../components/leave'
 import { useWorkWords } from './words'
 
 const STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const
@@ -65,10 +66,7 @@ export function LeaveRequests() {
     onError: (error) => notifyFailed(error),
   })
   const manage = can(me, 'leave:manage')
-  const dates = (request: LeaveRequest) =>
-    request.start_date === request.end_date
-      ? `${request.start_date}${request.half_day ? ` (${request.half_day === 'am' ? l.morning : l.afternoon})` : ''}`
-      : `${request.start_date} – ${request.end_date}`
+  const dates = (request: LeaveRequest) => requestDates(request, (half) => (half === 'am' ? l.morning : l.afternoon))
 
   return (
     <Stack gap="md">
@@ -101,7 +99,7 @@ export function LeaveRequests() {
           { header: l.employee, cell: (request) => request.employee.name },
           { header: l.type, cell: (request) => request.type_name },
           { header: l.dates, cell: dates },
-          { header: l.days, cell: (request) => request.days },
+          { header: l.length, cell: (request) => requestLength(request, t.common.leaveAmounts) },
           {
             header: l.status,
             cell: (request) => (

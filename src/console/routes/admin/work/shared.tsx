@@ -60,6 +60,11 @@ const LEAVE_TYPES = {
   retry: false,
 } as const
 
+/** Every leave type (up to 100): what a form needs to know of the one chosen, such as its unit. */
+export function useLeaveTypes(enabled = true) {
+  return useQuery({ ...LEAVE_TYPES, enabled })
+}
+
 export function useLeaveTypeOptions(enabled = true) {
   return useQuery({
     ...LEAVE_TYPES,
