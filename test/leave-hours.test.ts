@@ -244,15 +244,15 @@ describe('hourly requests', () => {
     expect((await adminReq('POST', '/api/v1/admin/leave/balances/adjust', { employee_id: ids.ann, type_id: HOURS, year: 2024, hours: -10, reason: 'used before go-live' })).body).toEqual(
       ok(hoursBalance(6, 0, 4), 'Balance adjusted'),
     )
-    expect((await hourly({ start_date: '2024-03-21', end_date: '2024-03-21', start_time: '09:00', end_time: '18:00' })).body).toEqual(
-      fieldErrors('You asked for 8 hours of Personal hours in 2024, but only 2 remain (granted 6, taken 0, pending 4)', ['end_time', '8 hours requested, 2 remain']),
+    expect((await hourly({ start_date: '2024-03-21', end_date: '2024-03-21', start_time: '09:00', end_time: '17:00' })).body).toEqual(
+      fieldErrors('You asked for 7 hours of Personal hours in 2024, but only 2 remain (granted 6, taken 0, pending 4)', ['end_time', '7 hours requested, 2 remain']),
     )
     const zh = await req(t.app, 'POST', '/api/v1/leave/requests', {
       token: tokens.ann,
       headers: { 'accept-language': 'zh' },
-      body: { type_id: HOURS, start_date: '2024-03-21', end_date: '2024-03-21', start_time: '09:00', end_time: '18:00' },
+      body: { type_id: HOURS, start_date: '2024-03-21', end_date: '2024-03-21', start_time: '09:00', end_time: '17:00' },
     })
-    expect(zh.body.message).toBe('您申请了 2024 年的“Personal hours”8 小时，但只剩 2 小时（额度 6 小时，已休 0 小时，待审批 4 小时）')
+    expect(zh.body.message).toBe('您申请了 2024 年的“Personal hours”7 小时，但只剩 2 小时（额度 6 小时，已休 0 小时，待审批 4 小时）')
     // 09:00–11:00 is exactly what is left
     expect((await hourly({ start_date: '2024-03-21', end_date: '2024-03-21', start_time: '09:00', end_time: '11:00' })).status).toBe(201)
     expect(await balanceOf('ann')).toEqual(hoursBalance(6, 0, 6))
@@ -277,6 +277,25 @@ describe('hourly requests', () => {
     expect(
       (await adminReq('POST', '/api/v1/admin/leave/balances/adjust', { employee_id: ids.ben, type_id: ANNUAL, year: 2024, reason: 'r', hours: 2 })).body,
     ).toEqual(fieldErrors('"Annual leave" is counted in days: send days (and not the other)', ['days', 'is required']))
+  })
+})
+
+describe('a day wholly on hourly leave', () => {
+  test('refused: a date whose whole work time would be hours of leave wants a day of leave (else day close would call it absent and payroll deduct it twice)', async () => {
+    const whole = (body: Record<string, unknown>) => hourly({ start_date: '2024-03-22', end_date: '2024-03-22', ...body }, 'mia')
+    const refusal = fieldErrors(
+      'Hourly leave on 2024-03-22 would cover all of that day’s 8 hours of work time: take the whole day as leave of days instead (a type counted in days)',
+      ['end_time', 'must leave some of the day’s work time'],
+    )
+    expect((await whole({ start_time: '08:00', end_time: '19:00' })).body).toEqual(refusal)
+    expect((await whole({ start_time: '09:00', end_time: '12:00' })).status).toBe(201)
+    // the afternoon too would complete the day; all but its last minute does not
+    expect((await whole({ start_time: '13:00', end_time: '18:00' })).body).toEqual(refusal)
+    expect((await whole({ start_time: '13:00', end_time: '17:59' })).body.data).toMatchObject({ hours: 4.98 })
+    expect(await database().select({ start: leaveRequests.startTime }).from(leaveRequests).where(and(eq(leaveRequests.employeeId, ids.mia), eq(leaveRequests.startDate, '2024-03-22')))).toEqual([
+      { start: '09:00' },
+      { start: '13:00' },
+    ])
   })
 })
 

@@ -40,6 +40,11 @@ export const say = defineMessages('leave', {
     zh: '{date} {start} 至 {end} 不含您的工作时间（工作日的上班时段，扣除休息时间）：无需请假',
   },
   noWorkTimeField: { en: 'the span holds no work time', zh: '该时段内没有工作时间' },
+  wholeDayByHours: {
+    en: 'Hourly leave on {date} would cover all of that day’s {hours} hours of work time: take the whole day as leave of days instead (a type counted in days)',
+    zh: '{date} 的按小时请假将覆盖当天全部 {hours} 小时工作时间：请改为按天请假（选择按天计的假期类型）',
+  },
+  leaveSomeWork: { en: 'must leave some of the day’s work time', zh: '须保留当天部分工作时间' },
   atHours: { en: 'on {date} from {start} to {end}', zh: '{date} {start} 至 {end}' },
   notEnoughHoursLeft: {
     en: 'You asked for {hours} hours of {type} in {year}, but only {remaining} remain (granted {granted}, taken {taken}, pending {pending})',

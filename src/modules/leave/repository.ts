@@ -330,6 +330,22 @@ export function approvedBetween(db: Queryable, employeeId: number, start: string
     .orderBy(asc(leaveRequests.startDate))
 }
 
+/** The minutes of the employee's pending and approved hourly leave on a date. */
+export async function hourlyMinutesOn(db: Queryable, employeeId: number, date: string): Promise<number> {
+  const [row] = await db
+    .select({ minutes: sql<number>`coalesce(sum(${leaveRequests.amount}), 0)` })
+    .from(leaveRequests)
+    .where(
+      and(
+        eq(leaveRequests.employeeId, employeeId),
+        inArray(leaveRequests.status, ['pending', 'approved']),
+        isNotNull(leaveRequests.startTime),
+        eq(leaveRequests.startDate, date),
+      ),
+    )
+  return Number(row.minutes)
+}
+
 /** Of the employees, those on approved full-day leave on the date (not a half day, not hours): day close writes them no absence. */
 export async function onFullDayLeave(db: Queryable, employeeIds: number[], date: string): Promise<Set<number>> {
   if (employeeIds.length === 0) return new Set()

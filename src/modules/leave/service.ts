@@ -20,7 +20,7 @@ import { say as common } from '../../http/messages'
 import { say } from './messages'
 import type { AdjustInput, AdminRequestQuery, BalanceResponse, CreateRequestInput, LeaveRequestResponse, OwnRequestQuery } from './model'
 import * as repo from './repository'
-import { figureOf, unitsPerHalfDay } from './hours'
+import { figureOf, workMinutesCovered } from './hours'
 import { workAmount, type LeaveSpan } from './recount'
 import { balanceOf, daysOf, halfDaysOf, remainingOf, toLedgerEntry, toRequestResponse, yearOf } from './shapes'
 
@@ -80,6 +80,22 @@ function spanAsked(input: CreateRequestInput, type: repo.TypeRow): LeaveSpan {
   const [start, end] = [input.start_time!, input.end_time!]
   if (end <= start) throw new ValidationError(say.endNotAfterStart({ start, end }), [{ field: 'end_time', message: say.afterStartTime() }])
   return { ...span, startTime: start, endTime: end }
+}
+
+/**
+ * Hourly leave leaves some of its date's work time (CONTRACT §18): a date whose whole work time is
+ * on hourly leave would still want its work, so day close would call it an absence and payroll
+ * would deduct it twice (an absent day and the hours). Such a date is a day of leave: the request
+ * that would complete it is refused (400), in the transaction that inserted it.
+ */
+async function requireSomeWorkLeft(tx: Queryable, context: CallerContext, employeeId: number, date: string): Promise<void> {
+  const rule = ruleFor(context.rules, date)
+  if (rule === null) return
+  const policy = policyOf(rule)
+  const workMinutes = workMinutesCovered(policy, policy.workStart, policy.workEnd)
+  const onLeave = await repo.hourlyMinutesOn(tx, employeeId, date)
+  if (onLeave >= workMinutes)
+    throw new ValidationError(say.wholeDayByHours({ date, hours: figureOf('hour', workMinutes) }), [{ field: 'end_time', message: say.leaveSomeWork() }])
 }
 
 /** A request's status in words: "pending", 待审批. */
@@ -271,6 +287,7 @@ export function createLeaveService({ database, clock, defaultZone, ruleCache }: 
           reason: input.reason?.trim() ?? '',
           at: now,
         })
+        if (id !== null && asked.startTime !== null) await requireSomeWorkLeft(tx, context, employeeId, asked.startDate)
         if (id === null) {
           // the other leave as the employee knows it: its type, its dates and where it stands, never its id
           const other = await repo.overlappingRequest(tx, span)
