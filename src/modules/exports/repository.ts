@@ -10,6 +10,7 @@ import {
   leaveRequests,
   salaries,
 } from '../../db/schema'
+import { approvedTouching, spanColumns } from '../leave/repository'
 import type { ApprovedLeave, MonthRecord } from './attendance-sheet'
 
 /*
@@ -135,24 +136,9 @@ export async function approvedLeaveOf(
 ): Promise<(ApprovedLeave & { employeeId: number })[]> {
   if (employeeIds.length === 0) return []
   return db
-    .select({
-      employeeId: leaveRequests.employeeId,
-      startDate: leaveRequests.startDate,
-      endDate: leaveRequests.endDate,
-      halfDay: leaveRequests.halfDay,
-      startTime: leaveRequests.startTime,
-      endTime: leaveRequests.endTime,
-      amount: leaveRequests.amount,
-    })
+    .select({ employeeId: leaveRequests.employeeId, ...spanColumns })
     .from(leaveRequests)
-    .where(
-      and(
-        inArray(leaveRequests.employeeId, employeeIds),
-        eq(leaveRequests.status, 'approved'),
-        lte(leaveRequests.startDate, last),
-        gte(leaveRequests.endDate, first),
-      ),
-    )
+    .where(and(inArray(leaveRequests.employeeId, employeeIds), approvedTouching(first, last)))
     .orderBy(asc(leaveRequests.startDate))
 }
 

@@ -304,29 +304,27 @@ export async function listDecidable(db: Queryable, filter: DecidableFilter, wind
   return { rows: rows as FullRequest[], total }
 }
 
+/** What a request covers, as the sheet, statistics and payroll read it (exports/attendance-sheet `ApprovedLeave`): its dates, half day, hours and amount. */
+export const spanColumns = {
+  startDate: leaveRequests.startDate,
+  endDate: leaveRequests.endDate,
+  halfDay: leaveRequests.halfDay,
+  startTime: leaveRequests.startTime,
+  endTime: leaveRequests.endTime,
+  amount: leaveRequests.amount,
+}
+
+/** Approved requests with a day in [first, last]. */
+export const approvedTouching = (first: string, last: string) =>
+  and(eq(leaveRequests.status, 'approved'), lte(leaveRequests.startDate, last), gte(leaveRequests.endDate, first))
+
 /** An employee's approved requests with a day in [start, end], with their type's name. */
 export function approvedBetween(db: Queryable, employeeId: number, start: string, end: string) {
   return db
-    .select({
-      id: leaveRequests.id,
-      startDate: leaveRequests.startDate,
-      endDate: leaveRequests.endDate,
-      halfDay: leaveRequests.halfDay,
-      startTime: leaveRequests.startTime,
-      endTime: leaveRequests.endTime,
-      amount: leaveRequests.amount,
-      typeName: leaveTypes.name,
-    })
+    .select({ id: leaveRequests.id, ...spanColumns, typeName: leaveTypes.name })
     .from(leaveRequests)
     .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
-    .where(
-      and(
-        eq(leaveRequests.employeeId, employeeId),
-        eq(leaveRequests.status, 'approved'),
-        lte(leaveRequests.startDate, end),
-        gte(leaveRequests.endDate, start),
-      ),
-    )
+    .where(and(eq(leaveRequests.employeeId, employeeId), approvedTouching(start, end)))
     .orderBy(asc(leaveRequests.startDate))
 }
 

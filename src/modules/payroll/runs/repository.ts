@@ -17,6 +17,7 @@ import {
   users,
 } from '../../../db/schema'
 import type { Membership } from '../../attendance/setup/repository'
+import { approvedTouching, spanColumns } from '../../leave/repository'
 import type { PayCalendar, PayLeave, PayRecord } from '../compute/types'
 
 export type RunRow = typeof payrollRuns.$inferSelect
@@ -229,27 +230,10 @@ export async function payLeaveOf(db: Queryable, employeeIds: number[], first: st
   const found = new Map<number, PayLeave[]>()
   if (employeeIds.length === 0) return found
   const rows = await db
-    .select({
-      id: leaveRequests.id,
-      employeeId: leaveRequests.employeeId,
-      startDate: leaveRequests.startDate,
-      endDate: leaveRequests.endDate,
-      halfDay: leaveRequests.halfDay,
-      startTime: leaveRequests.startTime,
-      endTime: leaveRequests.endTime,
-      amount: leaveRequests.amount,
-      paid: leaveTypes.paid,
-    })
+    .select({ id: leaveRequests.id, employeeId: leaveRequests.employeeId, ...spanColumns, paid: leaveTypes.paid })
     .from(leaveRequests)
     .innerJoin(leaveTypes, eq(leaveTypes.id, leaveRequests.typeId))
-    .where(
-      and(
-        inIds(leaveRequests.employeeId, employeeIds),
-        eq(leaveRequests.status, 'approved'),
-        lte(leaveRequests.startDate, last),
-        gte(leaveRequests.endDate, first),
-      ),
-    )
+    .where(and(inIds(leaveRequests.employeeId, employeeIds), approvedTouching(first, last)))
     .orderBy(asc(leaveRequests.id))
   for (const { employeeId, ...leave } of rows) found.set(employeeId, [...(found.get(employeeId) ?? []), leave])
   return found
