@@ -104,13 +104,13 @@ export async function seedCalendarAndLeave(client: Client, random: Random, input
     const requestRows = new BulkInsert(
       tx,
       'leave_requests',
-      ['id', 'employee_id', 'type_id', 'start_date', 'end_date', 'half_day', 'half_days', 'reason', 'status', 'decided_by', 'decided_at', 'decision_note', 'created_at', 'updated_at'],
+      ['id', 'employee_id', 'type_id', 'start_date', 'end_date', 'half_day', 'amount', 'reason', 'status', 'decided_by', 'decided_at', 'decision_note', 'created_at', 'updated_at'],
       input.rowsPerStatement,
     )
     const ledgerRows = new BulkInsert(
       tx,
       'leave_ledger',
-      ['employee_id', 'type_id', 'year', 'kind', 'half_days', 'reason', 'request_id', 'actor_id', 'created_at'],
+      ['employee_id', 'type_id', 'year', 'kind', 'amount', 'reason', 'request_id', 'actor_id', 'created_at'],
       input.rowsPerStatement,
     )
     // the ledger rows name their request: they go in once every request has

@@ -82,7 +82,7 @@ export async function dayCloseScenario(
     const facts = await deps.database.client.execute({
       sql: `SELECT
               (SELECT count(*) FROM attendance_group_members) AS employees,
-              (SELECT count(*) FROM leave_requests WHERE status = 'approved' AND half_day IS NULL AND start_date <= ?1 AND end_date >= ?1) AS on_leave,
+              (SELECT count(*) FROM leave_requests WHERE status = 'approved' AND half_day IS NULL AND start_time IS NULL AND start_date <= ?1 AND end_date >= ?1) AS on_leave,
               (SELECT count(*) FROM attendance_records r JOIN leave_requests l ON l.employee_id = r.employee_id
                  AND l.status = 'approved' AND l.half_day IS NULL AND l.start_date <= ?1 AND l.end_date >= ?1
                WHERE r.work_date = ?1) AS leave_records`,
