@@ -304,4 +304,24 @@ describe('hourly leave in the console, in Chromium', () => {
     },
     120_000,
   )
+
+  test(
+    'approved, the hours show on the employee’s month calendar: the date says its leave and span, and its details list it',
+    async () => {
+      expect(ids.request).toBeGreaterThan(0)
+      await service.api('POST', `/approvals/leave/${ids.request}/approve`, { note: 'ok' })
+      const { page, requests, errors } = await openPage('hana', PHONE)
+      await page.goto(`${service.base}/me/calendar`)
+      await h1(page).filter({ hasText: 'Calendar' }).waitFor()
+      // the calendar opens on this month; the day may be in the next
+      if (DAY.slice(0, 7) !== dateIn(ZONE).slice(0, 7)) await page.getByRole('button', { name: 'Next month' }).click()
+      const date = page.getByRole('region', { name: `Attendance in ${DAY.slice(0, 7)}` }).getByRole('button', { name: new RegExp(`${DAY}.*${TYPE} \\(10:00–14:00\\)`) })
+      await date.click()
+      await page.getByText(`${TYPE} (10:00–14:00)`, { exact: true }).waitFor()
+      await noSeriousViolations(page, 'month calendar with hourly leave on a phone')
+      expect(foreignRequests(requests.urls, service.base)).toEqual([])
+      expect(errors).toEqual([])
+    },
+    120_000,
+  )
 })

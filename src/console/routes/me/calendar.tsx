@@ -57,11 +57,14 @@ export default function Calendar() {
     setSelected(null)
   }
   const label = (kind: Kind) => w[kind]
+  /** Hourly leave (CONTRACT §18): its type and span, "Personal hours (10:00–14:00)". */
+  const hoursOf = (hours: Day['leave_hours'][number]) => w.leaveOf(hours.type_name, `${hours.start_time}–${hours.end_time}`)
   const describe = (day: Day) => {
     const parts = [`${w.weekdayNames[day.weekday - 1]} ${day.date}`, day.work_day ? w.workDay : w.dayOff]
     if (day.holiday_name) parts.push(day.holiday_name)
     if (day.record) parts.push(day.record.status_text)
     if (day.leave) parts.push(w.leaveOf(day.leave.type_name, day.leave.half_day === null ? null : day.leave.half_day === 'am' ? w.halfAm : w.halfPm))
+    for (const hours of day.leave_hours) parts.push(hoursOf(hours))
     return parts.join(', ')
   }
 
@@ -153,6 +156,11 @@ export default function Calendar() {
                     {w.leaveOf(chosen.leave.type_name, chosen.leave.half_day === null ? null : chosen.leave.half_day === 'am' ? w.halfAm : w.halfPm)}
                   </Badge>
                 )}
+                {chosen.leave_hours.map((hours) => (
+                  <Badge key={hours.request_id} variant="light" c="dark.7" color="blue">
+                    {hoursOf(hours)}
+                  </Badge>
+                ))}
               </Group>
               {chosen.record ? (
                 <>
