@@ -65,7 +65,8 @@ export interface ClockOut {
 
 const MINUTE_MS = 60_000
 
-function minutesOf(hhmm: string): number {
+/** Minutes since midnight of an HH:MM time; anything else is a programming error. */
+export function minutesOf(hhmm: string): number {
   const minutes = parseHHMM(hhmm)
   if (minutes === null) throw new RangeError(`not an HH:MM time: ${hhmm}`)
   return minutes

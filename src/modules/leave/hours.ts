@@ -1,6 +1,5 @@
 import { MINUTES_PER_LEAVE_DAY } from '../../db/schema'
-import { parseHHMM } from '../../lib/local-time'
-import { hoursOf } from '../attendance/policy'
+import { hoursOf, minutesOf as minutes } from '../attendance/policy'
 
 /*
  * Hourly leave (CONTRACT §18, `unit: hour`): pure arithmetic. An hourly request's length is the
@@ -20,11 +19,6 @@ export interface WorkTimes {
 
 const DAY = 24 * 60
 
-const minutes = (hhmm: string): number => {
-  const value = parseHHMM(hhmm)
-  if (value === null) throw new RangeError(`not an HH:MM time: ${hhmm}`)
-  return value
-}
 
 /** The overlap of [a, b) and [c, d), in minutes. */
 const overlap = (a: number, b: number, c: number, d: number) => Math.max(0, Math.min(b, d) - Math.max(a, c))

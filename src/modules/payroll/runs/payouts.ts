@@ -5,7 +5,7 @@ import { leaveLedger, leaveTypes } from '../../../db/schema'
 import { ConflictError } from '../../../http/errors'
 import type { MessageValue } from '../../../lib/messages'
 import { isUniqueViolation } from '../../../lib/sqlite-errors'
-import { balanceColumns, ledgerSumsOf, ledgerSums, type TypeRow } from '../../leave/repository'
+import { balanceColumns, findType, ledgerSumsOf, ledgerSums } from '../../leave/repository'
 import { remainingOf } from '../../leave/shapes'
 import type { LeavePayout, PayLine } from '../compute/types'
 import { say } from '../messages'
@@ -113,7 +113,7 @@ export async function writePayouts(db: Queryable, payslips: readonly PaidPayslip
         if (isUniqueViolation(error)) throw new ConflictError(say.payoutWritten(where))
         throw error
       }
-      const type = (await db.select().from(leaveTypes).where(eq(leaveTypes.id, payout.typeId)).limit(1))[0] as TypeRow
+      const type = (await findType(db, payout.typeId))!
       const remaining = remainingOf(type, (await ledgerSums(db, payslip.employeeId, payout.year, payout.typeId)).get(payout.typeId))
       if (remaining !== 0) throw new ConflictError(say.payoutChanged({ ...where, remaining: (remaining + payout.halfDays) / 2 }))
     }
