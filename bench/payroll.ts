@@ -84,7 +84,7 @@ const result = await payrollBench({
   companyId,
   month,
   profile: !flags.has('no-profile'),
-  runs: smoke ? 1 : 5,
+  runs: smoke ? 1 : 9,
   log,
   // warmed up as the suite warms its servers up, without the clock-ins: 2 s of employee reads
   server: async (work) => {

@@ -245,7 +245,7 @@ const payroll = await payrollBench({
   month: payMonth,
   // the profile is the report's "where the time goes"; a smoke run's would mean nothing and costs a server start
   profile: !smoke,
-  runs: smoke ? 1 : 3,
+  runs: smoke ? 1 : 5,
   server: (work) => withServer(1, (seeded) => work(seeded.base, seeded.pids[0])),
 })
 await undoBurst()

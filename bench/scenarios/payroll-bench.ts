@@ -17,7 +17,7 @@ export interface PayrollBench {
   s11: PayrollFigures
   agreement: PayslipAgreement
   profile: ProfileResult | null
-  /** S11 ÷ B8: the median of the pairs' ratios (each measured run against the B8 run just before it) */
+  /** S11 ÷ B8: the median of the pairs' ratios (each measured run against the mean of the B8 runs on either side of it) */
   ratio: number
 }
 
@@ -71,9 +71,9 @@ export async function payrollBench(input: {
     // B8 after the server's warm-up (whose clock-ins a smoke run's month holds), while the server idles
     const b8 = payrollLoop(dbPath, { companyId, month, today })
     log(`B8: ${b8.employees} employees in ${(b8.seconds * 1000).toFixed(1)} ms (read ${b8.readMs.toFixed(1)} ms, loop ${b8.computeMs.toFixed(1)} ms)`)
-    // and once more before each measured run: the pairs
-    const before = () => payrollLoop(dbPath, { companyId, month, today, runs: 3 }).seconds
-    const { lastRunId, ...s11 } = await payrollScenario(base, pid, token, { companyId, month, runs: input.runs, before })
+    // and once more on either side of each measured run: the pairs
+    const baseline = () => payrollLoop(dbPath, { companyId, month, today, runs: 3 }).seconds
+    const { lastRunId, ...s11 } = await payrollScenario(base, pid, token, { companyId, month, runs: input.runs, baseline })
     const client = createClient({ url: dbUrl })
     try {
       return { b8, s11, agreement: await comparePayslips(client, lastRunId, b8.payslips) }

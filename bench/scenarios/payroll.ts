@@ -39,7 +39,7 @@ export interface PayrollFigures {
   warmGrowth: number
   /** their times, s */
   warmSeconds: number[]
-  /** each measured run with the baseline timed just before it (`before`), s: a drift of the machine's speed moves both */
+  /** each measured run with the mean of the baselines timed right before and right after it (`baseline`), s: a drift of the machine's speed moves both */
   pairs: { baseline: number; run: number }[]
 }
 
@@ -89,26 +89,29 @@ export async function deleteRun(base: string, token: string, runId: number): Pro
 
 /**
  * Creates the month's run 1 + `runs` times, deleting each but the last: that one is left for
- * `comparePayslips` (its id is `lastRunId`), then `deleteRun`. `before` (the baseline, timed) runs
- * right before each measured run, with the server idle.
+ * `comparePayslips` (its id is `lastRunId`), then `deleteRun`. `baseline` (timed) runs right
+ * before each measured run and once after the last, with the server idle: each run is paired with
+ * the mean of the baselines on either side of it, as this machine's speed changes within seconds
+ * (B8 alone on a quiet machine: mostly 500–550 ms, now and then 360 ms for a few runs).
  */
 export async function payrollScenario(
   base: string,
   pid: number,
   token: string,
-  input: { companyId: number; month: string; runs: number; before?: () => number },
+  input: { companyId: number; month: string; runs: number; baseline?: () => number },
 ): Promise<PayrollFigures & { lastRunId: number }> {
   const { companyId, month } = input
   const measured: PayrollRunFigures[] = []
   const baselines: number[] = []
   for (let i = 0; i <= input.runs; i++) {
-    if (i > 0 && input.before) baselines.push(input.before())
+    if (i > 0 && input.baseline) baselines.push(input.baseline())
     await Bun.sleep(500)
     const run = await createRun(base, pid, token, companyId, month)
     if (run.runId === null) throw new Error(`POST ${PATH} (run ${i + 1}) answered ${run.status}: ${run.message}`)
     measured.push(run)
     if (i < input.runs) await deleteRun(base, token, run.runId)
   }
+  if (input.baseline) baselines.push(input.baseline())
   const [cold, ...warm] = measured
   const byTime = [...warm].sort((a, b) => a.seconds - b.seconds)
   return {
@@ -118,7 +121,7 @@ export async function payrollScenario(
     warm: byTime[Math.floor(byTime.length / 2)],
     warmGrowth: Math.max(...warm.map((run) => run.rssGrowth)),
     warmSeconds: warm.map((run) => run.seconds),
-    pairs: baselines.map((baseline, i) => ({ baseline, run: warm[i].seconds })),
+    pairs: input.baseline ? warm.map((run, i) => ({ baseline: (baselines[i] + baselines[i + 1]) / 2, run: run.seconds })) : [],
     lastRunId: measured[measured.length - 1].runId!,
   }
 }
