@@ -112,7 +112,6 @@ export function computeStatistics({
   leave = [],
   hourlyLeave = [],
 }: StatisticsInput): StatisticsResult {
-  const sum = (pick: (day: DayTotals) => number, rows = totals) => rows.reduce((acc, day) => acc + Number(pick(day)), 0)
   const isWorkDay = (day: number) => weekdays[day].workDay
   // the calendar's marks count only where a rule applies: with no enabled rule no date is a work day
   const isWorkDate = (day: number, kind: DayTotals['kind']) => weekdays[day].rule !== null && workDayBy(isWorkDay(day), kind ?? null)
@@ -126,11 +125,11 @@ export function computeStatistics({
   // work days, absences and leave count from `since` to `last`: the days outside are outside the employee's attendance
   const last = countedUntil(end, until)
   const workDayCount = workDaysOf(since, last)
-  const lastPast = addDays(today, -1) < last ? addDays(today, -1) : last
+  const yesterday = addDays(today, -1)
+  const lastPast = yesterday < last ? yesterday : last
   const pastWorkDays = workDaysOf(since, lastPast)
-  const pastWorkDayRecords = sum((d) => d.pastRecords, totals.filter((d) => isWorkDate(d.weekday, d.kind)))
-  const holidayDays = [...calendar].filter(([date, { kind }]) => kind === 'holiday' && date >= start && date <= end).length
-  const attendanceDays = sum((d) => d.attendanceDays)
+  let holidayDays = 0
+  for (const [date, { kind }] of calendar) if (kind === 'holiday' && date >= start && date <= end) holidayDays++
   // leave counts on work days only (a request's days are its work days); a full day of it is no absence
   const counting: LeaveCounting = { end, since, until, weekdays, calendar }
   const leaveOnWorkDays = leave.filter(({ date }) => countsAsLeave(date, counting))
@@ -138,16 +137,35 @@ export function computeStatistics({
   const excusedAbsences = leaveOnWorkDays.filter(
     (day) => !day.half && (day.record === 'absent' || (day.record === 'none' && day.date >= since && day.date <= lastPast)),
   ).length
-  const workHundredths = sum((d) => d.workHundredths)
-  const lateDays = sum((d) => d.lateDays)
+  // the totals summed in one pass (a payroll run does this for thousands of employees)
+  let attendanceDays = 0
+  let lateDays = 0
+  let earlyDays = 0
+  let absentRecords = 0
+  let exceptionDays = 0
+  let workHundredths = 0
+  let lateMinutes = 0
+  let earlyMinutes = 0
+  let overtimeMinutes = 0
+  let pastWorkDayRecords = 0
   // the allowance is per month and per rule: the late days on the dates each rule applies on
   const lateByMonthAndRule = new Map<string, { late: number; allowed: number }>()
   for (const day of totals) {
+    attendanceDays += Number(day.attendanceDays)
+    lateDays += Number(day.lateDays)
+    earlyDays += Number(day.earlyDays)
+    absentRecords += Number(day.absentDays)
+    exceptionDays += Number(day.exceptionDays)
+    workHundredths += Number(day.workHundredths)
+    lateMinutes += Number(day.lateMinutes)
+    earlyMinutes += Number(day.earlyMinutes)
+    overtimeMinutes += Number(day.overtimeMinutes)
+    if (isWorkDate(day.weekday, day.kind)) pastWorkDayRecords += Number(day.pastRecords)
     const { rule, allowedLateDays } = weekdays[day.weekday]
     const key = `${day.month} ${rule}`
-    const entry = lateByMonthAndRule.get(key) ?? { late: 0, allowed: allowedLateDays }
-    entry.late += Number(day.lateDays)
-    lateByMonthAndRule.set(key, entry)
+    const entry = lateByMonthAndRule.get(key)
+    if (entry) entry.late += Number(day.lateDays)
+    else lateByMonthAndRule.set(key, { late: Number(day.lateDays), allowed: allowedLateDays })
   }
   const allowed = [...lateByMonthAndRule.values()].reduce((acc, { late, allowed }) => acc + Math.min(late, allowed), 0)
   return {
@@ -155,15 +173,15 @@ export function computeStatistics({
     work_days: workDayCount,
     attendance_days: attendanceDays,
     late_days: lateDays,
-    early_days: sum((d) => d.earlyDays),
-    absent_days: Math.max(0, sum((d) => d.absentDays) + Math.max(0, pastWorkDays - pastWorkDayRecords) - excusedAbsences),
-    exception_days: sum((d) => d.exceptionDays),
+    early_days: earlyDays,
+    absent_days: Math.max(0, absentRecords + Math.max(0, pastWorkDays - pastWorkDayRecords) - excusedAbsences),
+    exception_days: exceptionDays,
     // the sum of the hours the records show, and the average of that
     total_work_hours: workHundredths / 100,
     avg_work_hours: attendanceDays === 0 ? 0 : Math.round(workHundredths / attendanceDays) / 100,
-    total_late_minutes: sum((d) => d.lateMinutes),
-    total_early_minutes: sum((d) => d.earlyMinutes),
-    overtime_hours: hoursOf(sum((d) => d.overtimeMinutes)),
+    total_late_minutes: lateMinutes,
+    total_early_minutes: earlyMinutes,
+    overtime_hours: hoursOf(overtimeMinutes),
     attendance_rate: workDayCount === 0 ? 0 : round2((attendanceDays / workDayCount) * 100),
     late_days_allowed: allowed,
     late_days_over_allowance: lateDays - allowed,

@@ -27,7 +27,19 @@ function line(
   sources: Source[],
   month?: string,
 ): PayLine {
-  const amount = roundToFen(exact)
+  return lineOfFen(code, kind, roundToFen(exact), expression, inputs, sources, month)
+}
+
+/** A line whose exact amount is a whole number of fen already: nothing to round. */
+function lineOfFen(
+  code: LineCode,
+  kind: LineKind,
+  amount: number,
+  expression: string,
+  inputs: Record<string, InputValue>,
+  sources: Source[],
+  month?: string,
+): PayLine {
   const payLine: PayLine = { code, kind, amount, formula: part(expression, amount), inputs, sources }
   if (month !== undefined) payLine.month = month
   return payLine
@@ -85,14 +97,14 @@ export function proratedLine(code: 'basic_salary' | 'seniority_pay' | 'allowance
   if (amount === 0 && code !== 'basic_salary') return null
   const { basis, employed, total } = proration
   const names = basis === 'work_days' ? ['employed_work_days', 'work_days_of_month'] : ['employed_calendar_days', 'calendar_days_of_month']
-  const shown = line(
-    code,
-    'income',
-    quotient([fromFen(amount), rational(employed)], [rational(total)]),
-    join(TIMES, money(amount), join(DIVIDED, figure(employed), figure(total))),
-    { [code]: toYuan(amount), [names[0]]: employed, [names[1]]: total },
-    [{ kind: 'pay_profile', id: profileId }],
-  )
+  const expression = join(TIMES, money(amount), join(DIVIDED, figure(employed), figure(total)))
+  const inputs = { [code]: toYuan(amount), [names[0]]: employed, [names[1]]: total }
+  const sources: Source[] = [{ kind: 'pay_profile', id: profileId }]
+  // a month employed whole is the amount itself (amount × n ÷ n), the usual case
+  const shown =
+    employed === total && total > 0
+      ? lineOfFen(code, 'income', amount, expression, inputs, sources)
+      : line(code, 'income', quotient([fromFen(amount), rational(employed)], [rational(total)]), expression, inputs, sources)
   // a line appears when its amount is not zero; the basic salary always does (it says how much of the month was paid)
   return shown.amount === 0 && code !== 'basic_salary' ? null : shown
 }

@@ -83,27 +83,31 @@ export function monthFacts(input: PayslipInput): MonthDetail {
   const { today, calendar } = input
   const since = countedFrom(from, input.attendanceFrom)
   const weekdays = weekdaysOf(input.rules)
-  const inRange = input.records.filter((record) => record.workDate >= from && record.workDate <= to)
-  const byDate = new Map(inRange.map((record) => [record.workDate, record]))
+  const inside = (record: PayRecord) => record.workDate >= from && record.workDate <= to
+  // a month employed whole holds all its records: no copy of them
+  const inRange = input.records.every(inside) ? input.records : input.records.filter(inside)
+  // the records by date, made when leave or an absence needs them (most of a run's payslips have neither)
+  let recordsByDate: Map<string, PayRecord> | undefined
+  const byDate = () => (recordsByDate ??= new Map(inRange.map((record) => [record.workDate, record])))
   const totals = dayTotalsOf(input.records, { start: from, end: to, since, today }, calendar)
   const judge = (leave: readonly LeaveDate[]) => computeStatistics({ start: from, end: to, today, since, weekdays, totals, calendar, leave })
   // hourly leave is not a leave day (leaveDatesOf skips it, as statistics do): its minutes are a line of their own
   const dayLeave = input.leave.filter((request) => !isHourly(request))
-  const leave = leaveDatesOf(dayLeave, byDate, from, to)
+  const leave = dayLeave.length === 0 ? [] : leaveDatesOf(dayLeave, byDate(), from, to)
   const statistics = judge(leave)
   // each unpaid request's days (a source when it covers a counted work day), and all of them together
   const unpaid = dayLeave.filter((request) => !request.paid)
-  const unpaidDays = (requests: readonly PayLeave[]) => judge(leaveDatesOf(requests, byDate, from, to)).leave_days
+  const unpaidDays = (requests: readonly PayLeave[]) => judge(leaveDatesOf(requests, byDate(), from, to)).leave_days
   const unpaidEach = unpaid.map((request) => unpaidDays([request]))
   // none: statistics give 0 for no leave; one: the same count as its own
   const unpaidLeaveDays = unpaid.length === 0 ? 0 : unpaid.length === 1 ? unpaidEach[0] : unpaidDays(unpaid)
 
   // the sheet's A dates that have a record: only those dates' codes are needed (none without an absence)
-  const leaveByDate = new Map(leave.map((day) => [day.date, day]))
   const absence: Source[] = []
+  const leaveByDate = statistics.absent_days > 0 && leave.length > 0 ? new Map(leave.map((day) => [day.date, day])) : null
   for (let at = 0; statistics.absent_days > 0 && at < dates.length; at++) {
     const date = dates[at]
-    const record = byDate.get(date)
+    const record = byDate().get(date)
     if (!record) continue
     const kind = calendar.get(date)?.kind ?? null
     const rule = weekdays[range.weekdays[at]]
@@ -111,7 +115,7 @@ export function monthFacts(input: PayslipInput): MonthDetail {
       record,
       workDay: rule.rule !== null && isWorkDayFor(rule.workDay, date, kind, since),
       holiday: kind === 'holiday',
-      leave: leaveByDate.get(date),
+      leave: leaveByDate?.get(date),
       missable: date >= since && date < today,
       counted: date >= since,
     })

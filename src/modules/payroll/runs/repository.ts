@@ -300,6 +300,9 @@ const PAGE_COLUMNS = [
 /** Rows per INSERT: one statement (and one trip through Drizzle, the guard and the pool) for this many payslips; 25 parameters a row. */
 const ROWS_PER_INSERT = 50
 
+/** Each row's parameter names by column (`gross7`), made once: a run of 5,500 payslips binds some 140,000 parameters. */
+const PARAMETER_NAMES = Array.from({ length: ROWS_PER_INSERT }, (_, row) => PAGE_COLUMNS.map(([, key]) => `${key}${row}`))
+
 const updates = Object.fromEntries(PAGE_COLUMNS.filter(([column]) => column !== 'employee_id').map(([column, key]) => [key, sql.raw(`excluded.${column}`)]))
 
 /** The INSERT of `count` payslips, its parameters named by column and row (`gross7`); lines and facts bound as the text they are (a bare placeholder, not the JSON column's, which would encode them again). */
@@ -329,7 +332,8 @@ export async function writePayslips(db: Queryable, runId: number, rows: readonly
     const chunk = rows.slice(first, first + ROWS_PER_INSERT)
     const params: Record<string, unknown> = { runId, at }
     chunk.forEach((row, i) => {
-      for (const [, key] of PAGE_COLUMNS) params[`${key}${i}`] = row[key]
+      const names = PARAMETER_NAMES[i]
+      for (let column = 0; column < PAGE_COLUMNS.length; column++) params[names[column]] = row[PAGE_COLUMNS[column][1]]
     })
     let statement = statements.get(chunk.length)
     if (!statement) statements.set(chunk.length, (statement = insertOf(db, chunk.length)))

@@ -37,7 +37,13 @@ const employeeName = (row: { name: string; employeeNo: string | null }) =>
 
 /** A computed payslip's columns, lines and facts as JSON text (see repo.PayslipValues). */
 export function payslipValues(month: string, { employee, profileId, payslip, entered }: ComputedPayslip): repo.PayslipValues {
-  const amountOf = (code: string) => payslip.lines.filter((line) => line.code === code).reduce((sum, line) => sum + line.amount, 0)
+  let personalInsurance = 0
+  let housingFund = 0
+  let personalTax = 0
+  for (const line of payslip.lines)
+    if (line.code === 'personal_insurance') personalInsurance += line.amount
+    else if (line.code === 'housing_fund') housingFund += line.amount
+    else if (line.code === 'personal_tax') personalTax += line.amount
   return {
     employeeId: employee.id,
     month,
@@ -46,10 +52,10 @@ export function payslipValues(month: string, { employee, profileId, payslip, ent
     baseGross: payslip.baseGross,
     deductions: payslip.deductions,
     net: payslip.net,
-    personalInsurance: amountOf('personal_insurance'),
-    housingFund: amountOf('housing_fund'),
+    personalInsurance,
+    housingFund,
     specialDeductions: 0,
-    personalTax: amountOf('personal_tax'),
+    personalTax,
     employerContributions: 0,
     lines: JSON.stringify(payslip.lines),
     facts: JSON.stringify(payslip.facts),
