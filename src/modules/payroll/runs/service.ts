@@ -68,9 +68,8 @@ export function payslipValues(month: string, { employee, profileId, payslip, ent
  * (`memoryBudget`): a run of 5,500 employees makes some hundreds of MB of short-lived objects,
  * which the collector left to its own pace let grow it by 80–90 MB; checked every 100 employees
  * and after each page, the growth stays near twice this plus the text kept for the write
- * (bench/payroll.ts: S11's memory growth). Only young collections until then: a full one costs
- * 40–80 ms of the run each, and collecting only full ones took a run of 5,500 employees some 15 %
- * longer.
+ * (bench/payroll.ts: S11's memory growth, 44–54 MB). Young collections until then: each takes
+ * 2–15 ms of the run's thread, where a full one takes 40–80 ms.
  */
 const RUN_MEMORY_BUDGET = 12 * 1024 * 1024
 
