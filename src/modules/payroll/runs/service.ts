@@ -90,9 +90,15 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
   /** Every payslip of the scope, computed now, as the values its write binds. */
   const computeAll = async (scope: RunScope, now: Date): Promise<repo.PayslipValues[]> => {
     const computed: repo.PayslipValues[] = []
-    const withinBudget = memoryBudget(RUN_MEMORY_BUDGET)
+    // the text kept for the write: a formula's minus sign (U+2212) makes the lines' two bytes a character
+    let kept = 0
+    const withinBudget = memoryBudget(RUN_MEMORY_BUDGET, { kept: () => kept })
     for await (const page of computeRun({ db, defaultZone, ruleCache, now, every: withinBudget }, scope)) {
-      for (const payslip of page) computed.push(payslipValues(scope.month, payslip))
+      for (const payslip of page) {
+        const values = payslipValues(scope.month, payslip)
+        kept += 2 * values.lines.length + values.facts.length
+        computed.push(values)
+      }
       withinBudget()
     }
     return computed
