@@ -18,7 +18,7 @@ export const PAYROLL_LAYERS: [string, string][] = [
   ['/src/modules/payroll/compute/', 'payroll compute (the pure line functions)'],
   ['/src/modules/payroll/', 'payroll service and repository'],
   ['/src/lib/rational', 'src/lib/rational (exact arithmetic)'],
-  ['/src/lib/memory', 'full collections between pages (src/lib/memory, the run’s memory budget)'],
+  ['/src/lib/memory', 'collections between pages (src/lib/memory, the run’s memory budget: young ones, and a full one after twice the budget)'],
   ['/src/modules/attendance/statistics', 'computeStatistics'],
   ['/src/modules/exports/attendance-sheet', 'sheet counting (dayTotalsOf, leaveDatesOf)'],
   ['/src/modules/leave/', 'leave (datesOf)'],
