@@ -207,29 +207,6 @@ describe.skipIf(!onSqld)('two instances on one libSQL server', () => {
     expect(await count('SELECT count(*) AS n FROM attendance_records WHERE work_date = ? AND status = 3', [yesterday])).toBe(members)
     expect(await count('SELECT count(*) AS n FROM attendance_closed_days WHERE group_id = 1 AND work_date = ?', [yesterday])).toBe(1)
   }, 60_000)
-
-  test(`${BURST} employees clock in at once over both: each answer 200 or 503 with Retry-After within the time limit, and every 200 has its record`, async () => {
-    const crowd = await makeEmployees('crowd', BURST)
-    const replies = await Promise.all(crowd.map((person, i) => timed(at(i), 'POST', '/api/v1/attendance/clock-in', person.token)))
-    const statuses = tally(replies)
-    // no employee clocks in twice here: a 409 would be a retry this service made of a write it had done
-    expect(Object.keys(statuses).filter((status) => status !== '200' && status !== '503')).toEqual([])
-    for (const reply of replies.filter((r) => r.status === 503)) expect(Number(reply.retryAfter)).toBeGreaterThanOrEqual(1)
-    expect(Math.max(...replies.map((reply) => reply.ms))).toBeLessThan(TIMEOUT_MS + SLACK_MS)
-
-    const records = await rows(`SELECT id, employee_id FROM attendance_records WHERE work_date = ? AND employee_id IN (${crowd.map(() => '?').join(',')})`, [
-      today(),
-      ...crowd.map((person) => person.id),
-    ])
-    const recordOf = new Map(records.map((row) => [Number(row.employee_id), Number(row.id)]))
-    crowd.forEach((person, i) => {
-      const reply = replies[i]
-      if (reply.status === 200) expect(recordOf.get(person.id)).toBe(reply.body.data.attendance_id)
-      // a 503 that says nothing was sent (busy) left nothing; one past its time limit may have saved the clock-in
-      else if (!reply.body.message.includes('may or may not')) expect(recordOf.has(person.id)).toBe(false)
-    })
-    console.log(`burst of ${BURST} clock-ins on sqld: ${JSON.stringify(statuses)}, slowest answer ${Math.round(Math.max(...replies.map((r) => r.ms)))} ms`)
-  }, 120_000)
 })
 
 describe.skipIf(!onSqld)('the test harness on a libSQL server', () => {
@@ -280,7 +257,10 @@ async function settled(withinMs = 30_000): Promise<void> {
   const started = performance.now()
   for (;;) {
     try {
-      await database.execute('UPDATE companies SET name = name WHERE id = 1')
+      // each try bounded, so that a server that hangs fails here with its cause, not as the hook's timeout
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the libSQL server took no write within 5 s')), 5000)))
+      await Promise.race([database.execute('UPDATE companies SET name = name WHERE id = 1'), late]).finally(() => clearTimeout(timer))
       return
     } catch (error) {
       if (performance.now() - started > withinMs) throw error
@@ -370,4 +350,38 @@ describe.skipIf(!onSqld)('a server that holds its write lock', () => {
   test('no process logged an error', () => {
     expect(servers.flatMap((server) => server.errors)).toEqual([])
   })
+})
+
+/*
+ * Last in the file: on a slow machine the burst can outrun the time limit (46 of 64 answered 503 in
+ * one run), and sqld then took no write for over 40 s after every answer was sent; the tests above
+ * need a server that takes writes.
+ */
+describe.skipIf(!onSqld)('a burst on one libSQL server', () => {
+  beforeEach(() => settled(), 40_000)
+
+  test(`${BURST} employees clock in at once over both: each answer 200 or 503 with Retry-After within the time limit, and every 200 has its record`, async () => {
+    const crowd = await makeEmployees('crowd', BURST)
+    const replies = await Promise.all(crowd.map((person, i) => timed(at(i), 'POST', '/api/v1/attendance/clock-in', person.token)))
+    const statuses = tally(replies)
+    // no employee clocks in twice here: a 409 would be a retry this service made of a write it had done
+    expect(Object.keys(statuses).filter((status) => status !== '200' && status !== '503')).toEqual([])
+    for (const reply of replies.filter((r) => r.status === 503)) expect(Number(reply.retryAfter)).toBeGreaterThanOrEqual(1)
+    expect(Math.max(...replies.map((reply) => reply.ms))).toBeLessThan(TIMEOUT_MS + SLACK_MS)
+
+    const records = await rows(`SELECT id, employee_id FROM attendance_records WHERE work_date = ? AND employee_id IN (${crowd.map(() => '?').join(',')})`, [
+      today(),
+      ...crowd.map((person) => person.id),
+    ])
+    const recordOf = new Map(records.map((row) => [Number(row.employee_id), Number(row.id)]))
+    crowd.forEach((person, i) => {
+      const reply = replies[i]
+      if (reply.status === 200) expect(recordOf.get(person.id)).toBe(reply.body.data.attendance_id)
+      // a 503 that says nothing was sent (busy) left nothing; one past its time limit may have saved the clock-in
+      else if (!reply.body.message.includes('may or may not')) expect(recordOf.has(person.id)).toBe(false)
+    })
+    console.log(`burst of ${BURST} clock-ins on sqld: ${JSON.stringify(statuses)}, slowest answer ${Math.round(Math.max(...replies.map((r) => r.ms)))} ms`)
+    // a 503 is an answer, not an error of the service's
+    expect(servers.flatMap((server) => server.errors)).toEqual([])
+  }, 120_000)
 })
