@@ -151,8 +151,9 @@ export function computeStatistics({
   // the allowance is per month and per rule: the late days on the dates each rule applies on
   const lateByMonthAndRule = new Map<string, { late: number; allowed: number }>()
   for (const day of totals) {
+    const late = Number(day.lateDays)
     attendanceDays += Number(day.attendanceDays)
-    lateDays += Number(day.lateDays)
+    lateDays += late
     earlyDays += Number(day.earlyDays)
     absentRecords += Number(day.absentDays)
     exceptionDays += Number(day.exceptionDays)
@@ -164,8 +165,8 @@ export function computeStatistics({
     const { rule, allowedLateDays } = weekdays[day.weekday]
     const key = `${day.month} ${rule}`
     const entry = lateByMonthAndRule.get(key)
-    if (entry) entry.late += Number(day.lateDays)
-    else lateByMonthAndRule.set(key, { late: Number(day.lateDays), allowed: allowedLateDays })
+    if (entry) entry.late += late
+    else lateByMonthAndRule.set(key, { late, allowed: allowedLateDays })
   }
   const allowed = [...lateByMonthAndRule.values()].reduce((acc, { late, allowed }) => acc + Math.min(late, allowed), 0)
   return {

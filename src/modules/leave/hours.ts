@@ -19,7 +19,6 @@ export interface WorkTimes {
 
 const DAY = 24 * 60
 
-
 /** The overlap of [a, b) and [c, d), in minutes. */
 const overlap = (a: number, b: number, c: number, d: number) => Math.max(0, Math.min(b, d) - Math.max(a, c))
 

@@ -104,22 +104,25 @@ export function monthFacts(input: PayslipInput): MonthDetail {
 
   // the sheet's A dates that have a record: only those dates' codes are needed (none without an absence)
   const absence: Source[] = []
-  const leaveByDate = statistics.absent_days > 0 && leave.length > 0 ? new Map(leave.map((day) => [day.date, day])) : null
-  for (let at = 0; statistics.absent_days > 0 && at < dates.length; at++) {
-    const date = dates[at]
-    const record = byDate().get(date)
-    if (!record) continue
-    const kind = calendar.get(date)?.kind ?? null
-    const rule = weekdays[range.weekdays[at]]
-    const code = dayCode({
-      record,
-      workDay: rule.rule !== null && isWorkDayFor(rule.workDay, date, kind, since),
-      holiday: kind === 'holiday',
-      leave: leaveByDate?.get(date),
-      missable: date >= since && date < today,
-      counted: date >= since,
-    })
-    if (code === DAY_CODES.absent) addRecordSources(absence, record)
+  if (statistics.absent_days > 0) {
+    const records = byDate()
+    const leaveByDate = new Map(leave.map((day) => [day.date, day]))
+    for (let at = 0; at < dates.length; at++) {
+      const date = dates[at]
+      const record = records.get(date)
+      if (!record) continue
+      const kind = calendar.get(date)?.kind ?? null
+      const rule = weekdays[range.weekdays[at]]
+      const code = dayCode({
+        record,
+        workDay: rule.rule !== null && isWorkDayFor(rule.workDay, date, kind, since),
+        holiday: kind === 'holiday',
+        leave: leaveByDate.get(date),
+        missable: date >= since && date < today,
+        counted: date >= since,
+      })
+      if (code === DAY_CODES.absent) addRecordSources(absence, record)
+    }
   }
 
   // an hourly request is on one date, its amount the work time it covers (breaks excluded); it counts on a work day of

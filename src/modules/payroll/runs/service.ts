@@ -73,7 +73,6 @@ export function payslipValues(month: string, { employee, profileId, payslip, ent
  */
 const RUN_MEMORY_BUDGET = 12 * 1024 * 1024
 
-
 export function createRunsService({ database, clock, defaultZone, ruleCache }: RunsDeps) {
   const { db } = database
 
