@@ -152,7 +152,8 @@ describe('request body examples', () => {
     } finally {
       t.close()
     }
-  })
+    // a password hashed at start-up and at each sign-in: seconds on a busy machine
+  }, 30_000)
 })
 
 describe('a document that depends on the code alone', () => {

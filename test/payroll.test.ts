@@ -331,9 +331,12 @@ describe('pay profiles', () => {
   })
   let older: ReturnType<typeof profile>
   let january: ReturnType<typeof profile>
+  let schemeId: number
 
   beforeAll(async () => {
     quinn = (await ok('POST', '/api/v1/admin/employees', { name: 'Quinn Gamma', employee_no: 'G01', company_id: 3, hire_date: '2024-01-02' }, 201)).id
+    const item = { code: 'pension', employee_rate: 0.08, employer_rate: 0.16, base_min: 5000, base_max: 30000 }
+    schemeId = (await ok('POST', '/api/v1/admin/payroll/schemes', { name: 'Profile town', effective_from: '2024-01', items: [item] }, 201)).id
   })
 
   test('PUT → 200 the whole profile (bank account trimmed); one pay_profile.create entry', async () => {
@@ -346,8 +349,8 @@ describe('pay profiles', () => {
   })
 
   test('the same effective_month again replaces that profile (same id, created_at kept); pay_profile.update with before and after', async () => {
-    const first = await ok('PUT', path(), { effective_month: '2025-01', ...pay, basic_salary: 7000, scheme_id: 4 })
-    january = profile(first.id, '2025-01', { basic_salary: 7000, scheme_id: 4 })
+    const first = await ok('PUT', path(), { effective_month: '2025-01', ...pay, basic_salary: 7000, scheme_id: schemeId })
+    january = profile(first.id, '2025-01', { basic_salary: 7000, scheme_id: schemeId })
     expect(first).toEqual(january)
     expect(first.id).not.toBe(older.id)
 
@@ -381,6 +384,14 @@ describe('pay profiles', () => {
       }),
     )
     expect(reply.status).toBe(400)
+    expect(await auditCount()).toBe(since)
+    expect((await ok('GET', path())).profiles).toEqual([january, older])
+  })
+
+  test('a scheme_id naming no contribution scheme → 400; nothing stored, no audit', async () => {
+    const since = await auditCount()
+    const reply = await req(t.app, 'PUT', path(), { token: admin, body: { effective_month: '2025-02', ...pay, scheme_id: schemeId + 100 } })
+    expect([reply.status, reply.body]).toEqual([400, at(400, 'The pay profile is not valid: scheme_id', { errors: [{ field: 'scheme_id', message: 'no contribution scheme has this id' }] })])
     expect(await auditCount()).toBe(since)
     expect((await ok('GET', path())).profiles).toEqual([january, older])
   })

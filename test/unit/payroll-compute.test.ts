@@ -94,7 +94,6 @@ function worked(month: string, calendar: PayCalendar, skip: string[] = [], chang
 }
 
 const PROFILE = { id: 3, effectiveMonth: '2024-01', basicSalary: 10_000_00, seniorityPay: 500_00, allowance: 0, contributionBase: 0, housingFundBase: 0 }
-const NO_CONTRIBUTIONS = { personalInsurance: 0, housingFund: 0, specialDeductions: 0 }
 
 function input(month: string, over: Partial<PayslipInput> = {}): PayslipInput {
   const calendar = over.calendar ?? (month === '2024-10' ? OCTOBER_CALENDAR : new Map())
@@ -112,8 +111,9 @@ function input(month: string, over: Partial<PayslipInput> = {}): PayslipInput {
     entered: NO_ENTERED_INPUTS,
     adjustments: [],
     payouts: [],
-    tax: { firstMonth: month, gross: 0, contributions: 0, specialDeductions: 0, withheld: 0 },
-    contributions: NO_CONTRIBUTIONS,
+    tax: { firstMonth: month, gross: 0, contributions: 0, withheld: 0 },
+    scheme: null,
+    declaration: null,
     ...over,
   }
 }
@@ -197,6 +197,8 @@ describe('computePayslip: a full month', () => {
       baseGross: 12500_00,
       deductions: 525_00,
       net: 11975_00,
+      employerContributions: 0,
+      specialDeductions: 0,
       facts: JULY_FACTS,
     })
   })
@@ -286,6 +288,8 @@ describe('computePayslip: attendance deductions', () => {
       baseGross: 9534_48,
       deductions: 136_03,
       net: 9398_45,
+      employerContributions: 0,
+      specialDeductions: 0,
       facts: { ...OCTOBER_FACTS, unpaidLeaveDays: 2 },
     })
   })
@@ -400,6 +404,8 @@ describe('computePayslip: overtime by the kind of its day', () => {
       baseGross: 12823_28,
       deductions: 234_70,
       net: 12588_58,
+      employerContributions: 0,
+      specialDeductions: 0,
       facts: { ...OCTOBER_FACTS, overtimeMinutes: { workDay: 180, restDay: 300, statutoryHoliday: 480 } },
     })
   })
@@ -545,13 +551,14 @@ describe('taxLine: cumulative withholding', () => {
   const sta = (month: string, withheldBefore: number, months: number): TaxLineInput => ({
     month,
     gross: 30000_00,
-    contributions: { personalInsurance: 3500_00, housingFund: 1000_00, specialDeductions: 4000_00 },
-    tax: { firstMonth: '2024-01', gross: 30000_00 * (months - 1), contributions: 4500_00 * (months - 1), specialDeductions: 4000_00 * (months - 1), withheld: withheldBefore, payslipIds: [11, 12].slice(0, months - 1) },
+    contributions: 4500_00,
+    declaration: { id: 21, fromMonth: '2024-01', monthlyTotal: 4000_00 },
+    tax: { firstMonth: '2024-01', gross: 30000_00 * (months - 1), contributions: 4500_00 * (months - 1), withheld: withheldBefore, payslipIds: [11, 12].slice(0, months - 1) },
   })
   test.each([
-    ['2024-01', 0, 1, 495_00, 'taxable: max(0, 30000.00 − 5000.00 × 1 − 4500.00 − 4000.00) = 16500.00; tax: 16500.00 × 0.03 − 0.00 = 495.00; this month: max(0, 495.00 − 0.00) = 495.00'],
-    ['2024-02', 495_00, 2, 495_00, 'taxable: max(0, 60000.00 − 5000.00 × 2 − 9000.00 − 8000.00) = 33000.00; tax: 33000.00 × 0.03 − 0.00 = 990.00; this month: max(0, 990.00 − 495.00) = 495.00'],
-    ['2024-03', 990_00, 3, 1440_00, 'taxable: max(0, 90000.00 − 5000.00 × 3 − 13500.00 − 12000.00) = 49500.00; tax: 49500.00 × 0.10 − 2520.00 = 2430.00; this month: max(0, 2430.00 − 990.00) = 1440.00'],
+    ['2024-01', 0, 1, 495_00, 'special deductions: 4000.00 × 1 = 4000.00; taxable: max(0, 30000.00 − 5000.00 × 1 − 4500.00 − 4000.00) = 16500.00; tax: 16500.00 × 0.03 − 0.00 = 495.00; this month: max(0, 495.00 − 0.00) = 495.00'],
+    ['2024-02', 495_00, 2, 495_00, 'special deductions: 4000.00 × 2 = 8000.00; taxable: max(0, 60000.00 − 5000.00 × 2 − 9000.00 − 8000.00) = 33000.00; tax: 33000.00 × 0.03 − 0.00 = 990.00; this month: max(0, 990.00 − 495.00) = 495.00'],
+    ['2024-03', 990_00, 3, 1440_00, 'special deductions: 4000.00 × 3 = 12000.00; taxable: max(0, 90000.00 − 5000.00 × 3 − 13500.00 − 12000.00) = 49500.00; tax: 49500.00 × 0.10 − 2520.00 = 2430.00; this month: max(0, 2430.00 − 990.00) = 1440.00'],
   ])('%s: %p withheld before → %p', (month, withheld, months, amount, formula) => {
     const line = taxLine(sta(month, withheld, months))
     expect(line).toEqual({
@@ -560,7 +567,7 @@ describe('taxLine: cumulative withholding', () => {
       amount,
       formula,
       inputs: expect.any(Object),
-      sources: [11, 12].slice(0, months - 1).map((id) => ({ kind: 'payslip', id })),
+      sources: [...[11, 12].slice(0, months - 1).map((id) => ({ kind: 'payslip' as const, id })), { kind: 'tax_deduction' as const, id: 21 }],
     })
     expect(formulaGives(line.formula, line.amount)).toBe(true)
   })
@@ -571,6 +578,8 @@ describe('taxLine: cumulative withholding', () => {
       basic_deduction: 5000,
       months: 3,
       cumulative_contributions: 13500,
+      special_deductions_per_month: 4000,
+      special_deduction_months: 3,
       cumulative_special_deductions: 12000,
       cumulative_taxable: 49500,
       rate: 0.1,
@@ -583,8 +592,9 @@ describe('taxLine: cumulative withholding', () => {
   const one = (gross: number, withheld = 0): TaxLineInput => ({
     month: '2024-01',
     gross,
-    contributions: NO_CONTRIBUTIONS,
-    tax: { firstMonth: '2024-01', gross: 0, contributions: 0, specialDeductions: 0, withheld },
+    contributions: 0,
+    declaration: null,
+    tax: { firstMonth: '2024-01', gross: 0, contributions: 0, withheld },
   })
   test.each([
     ['taxable exactly 36,000.00: 3 %', one(41000_00), 1080_00, 'tax: 36000.00 × 0.03 − 0.00 = 1080.00'],

@@ -5,7 +5,7 @@ import { companies, employees } from './organization'
 import { users } from './users'
 
 /*
- * Payroll (CONTRACT §16): effective-dated pay profiles, a company's pay settings, runs of a
+ * Payroll (CONTRACT §16, §17): effective-dated pay profiles, a company's pay settings, runs of a
  * company's month and their payslips. Money is integer fen; ratios are integer hundredths.
  */
 
@@ -24,7 +24,7 @@ export const payProfiles = sqliteTable(
     allowance: integer('allowance').notNull(),
     contributionBase: integer('contribution_base').notNull(),
     housingFundBase: integer('housing_fund_base').notNull(),
-    /** the contribution scheme (CONTRACT §17, Payroll 2); kept as given until schemes exist */
+    /** the contribution scheme whose name chooses the month's scheme (CONTRACT §17); a trigger keeps it pointing at one (no foreign key: the table predates schemes) */
     schemeId: integer('scheme_id'),
     bankAccount: text('bank_account'),
     ...timestamps,
@@ -113,6 +113,9 @@ export const payslips = sqliteTable(
     specialDeductions: integer('special_deductions').notNull().default(0),
     personalTax: integer('personal_tax').notNull().default(0),
     employerContributions: integer('employer_contributions').notNull().default(0),
+    /** the contribution scheme in effect for the month, and the year's declaration of special deductions counted (CONTRACT §17) */
+    schemeId: integer('scheme_id').references(() => contributionSchemes.id, { onDelete: 'restrict' }),
+    taxDeductionId: integer('tax_deduction_id').references(() => taxDeductions.id, { onDelete: 'restrict' }),
     /** the lines as JSON: [{code, kind, amount (fen), formula, inputs, sources, month?}] */
     lines: text('lines', { mode: 'json' }).notNull(),
     /** the month's attendance figures the lines used, as JSON */
@@ -127,5 +130,73 @@ export const payslips = sqliteTable(
   (t) => [
     uniqueIndex('payslips_run_employee_unique').on(t.runId, t.employeeId),
     index('payslips_employee_month_idx').on(t.employeeId, t.month),
+  ],
+)
+
+/** A city's contribution scheme from `effective_from` on (CONTRACT §17); its yearly change is a scheme of the same name with a later month. */
+export const contributionSchemes = sqliteTable(
+  'contribution_schemes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    /** YYYY-MM */
+    effectiveFrom: text('effective_from').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('contribution_schemes_name_from_unique').on(t.name, t.effectiveFrom)],
+)
+
+/** One insurance (or the housing fund) of a scheme: rates in ten-thousandths (800 = 0.08), bases and the fixed amount in fen. */
+export const contributionSchemeItems = sqliteTable(
+  'contribution_scheme_items',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    schemeId: integer('scheme_id')
+      .notNull()
+      .references(() => contributionSchemes.id, { onDelete: 'cascade' }),
+    code: text('code', { enum: ['pension', 'medical', 'unemployment', 'work_injury', 'maternity', 'housing_fund'] }).notNull(),
+    employeeRate: integer('employee_rate').notNull(),
+    employerRate: integer('employer_rate').notNull(),
+    baseMin: integer('base_min').notNull(),
+    baseMax: integer('base_max').notNull(),
+    employeeFixed: integer('employee_fixed').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('contribution_scheme_items_code_unique').on(t.schemeId, t.code),
+    check('contribution_scheme_items_code_check', sql`${t.code} IN ('pension', 'medical', 'unemployment', 'work_injury', 'maternity', 'housing_fund')`),
+    check(
+      'contribution_scheme_items_figures_check',
+      sql`${t.employeeRate} BETWEEN 0 AND 10000 AND ${t.employerRate} BETWEEN 0 AND 10000 AND ${t.baseMin} >= 0 AND ${t.baseMin} <= ${t.baseMax} AND ${t.employeeFixed} >= 0`,
+    ),
+  ],
+)
+
+/** An employee's special additional deductions of a year (CONTRACT §17): monthly amounts in fen from `from_month` on. */
+export const taxDeductions = sqliteTable(
+  'tax_deductions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    employeeId: integer('employee_id')
+      .notNull()
+      .references(() => employees.id, { onDelete: 'cascade' }),
+    year: integer('year').notNull(),
+    /** YYYY-MM of `year` */
+    fromMonth: text('from_month').notNull(),
+    childrenEducation: integer('children_education').notNull().default(0),
+    infantCare: integer('infant_care').notNull().default(0),
+    continuingEducation: integer('continuing_education').notNull().default(0),
+    housingLoanInterest: integer('housing_loan_interest').notNull().default(0),
+    housingRent: integer('housing_rent').notNull().default(0),
+    elderlySupport: integer('elderly_support').notNull().default(0),
+    children: integer('children').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('tax_deductions_employee_year_unique').on(t.employeeId, t.year),
+    check('tax_deductions_month_check', sql`substr(${t.fromMonth}, 1, 4) = printf('%04d', ${t.year})`),
+    check(
+      'tax_deductions_caps_check',
+      sql`${t.children} >= 0 AND ${t.childrenEducation} >= 0 AND ${t.infantCare} >= 0 AND ${t.childrenEducation} + ${t.infantCare} <= 200000 * ${t.children} AND ${t.continuingEducation} BETWEEN 0 AND 40000 AND ${t.housingLoanInterest} BETWEEN 0 AND 100000 AND ${t.housingRent} BETWEEN 0 AND 150000 AND ${t.elderlySupport} BETWEEN 0 AND 300000 AND (${t.housingLoanInterest} = 0 OR ${t.housingRent} = 0)`,
+    ),
   ],
 )

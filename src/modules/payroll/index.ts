@@ -9,10 +9,18 @@ import { createProfilesService } from './profiles/service'
 import { payrollRunsController } from './runs'
 import { createRunExports } from './runs/export'
 import { createRunsService, type RunsDeps } from './runs/service'
+import { schemesController } from './schemes'
+import { createSchemesService } from './schemes/service'
+import { taxController } from './tax'
+import { createTaxService } from './tax/service'
 
-/** Payroll (CONTRACT §16) as one plugin: every .use() on the app deepens its type, which TypeScript bounds. */
-export const payrollController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, deps: RunsDeps & { logger: Logger }) =>
-  new Elysia({ name: 'payroll' })
+/** Payroll (CONTRACT §16, §17) as one plugin: every .use() on the app deepens its type, which TypeScript bounds. */
+export const payrollController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, deps: RunsDeps & { logger: Logger }) => {
+  const tax = createTaxService(deps)
+  return new Elysia({ name: 'payroll' })
     .use(payProfilesController(guard, reply, createProfilesService(deps)))
     .use(payrollRunsController(guard, locale, reply, createRunsService(deps), createRunExports(deps)))
-    .use(payslipsController(guard, locale, reply, createPayslipsService(deps.database)))
+    .use(schemesController(guard, reply, createSchemesService(deps)))
+    .use(taxController(guard, reply, tax))
+    .use(payslipsController(guard, locale, reply, createPayslipsService(deps.database), tax))
+}

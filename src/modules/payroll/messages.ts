@@ -71,6 +71,54 @@ export const say = defineMessages('payroll', {
   invalidProfile: { en: 'The pay profile is not valid: {problems}', zh: '薪资档案无效：{problems}' },
   invalidInputs: { en: 'The payslip inputs are not valid: {problems}', zh: '工资条录入项无效：{problems}' },
 
+  // contribution schemes and declarations of special additional deductions (CONTRACT §17)
+  schemeCreated: { en: 'Contribution scheme created', zh: '社保公积金方案已创建' },
+  schemeSaved: { en: 'Contribution scheme saved', zh: '社保公积金方案已保存' },
+  schemeDeleted: { en: 'Contribution scheme deleted', zh: '社保公积金方案已删除' },
+  schemeMissing: { en: 'Contribution scheme {id} does not exist', zh: '社保公积金方案 {id} 不存在' },
+  schemeMissingField: { en: 'no contribution scheme has this id', zh: '没有此编号的社保公积金方案' },
+  schemeExists: {
+    en: 'A contribution scheme named {name} from {month} already exists (scheme {id}); edit that one, or give the new one another month',
+    zh: '已存在名为 {name}、自 {month} 起的社保公积金方案（方案 {id}）；请编辑该方案，或为新方案选择其他月份',
+  },
+  schemeNamedByProfile: {
+    en: 'The contribution scheme {scheme} is named by the pay profile of {employee} from {month}; give that profile another scheme first',
+    zh: '社保公积金方案 {scheme} 正被{employee}自 {month} 起的薪资档案使用；请先为该档案改选其他方案',
+  },
+  schemeUsedByRun: {
+    en: 'The contribution scheme {scheme} computed payslips of {company} for {month} (payroll run {run}); a scheme that computed a month is kept (a draft run lets go of it once recomputed or deleted)',
+    zh: '社保公积金方案 {scheme} 已用于{company} {month} 的工资条（工资核算批次 {run}）；计算过工资的方案需保留（草稿批次重算或删除后即不再使用）',
+  },
+  schemeNamed: { en: '{name} from {month}', zh: '{name}（自 {month} 起）' },
+  invalidScheme: { en: 'The contribution scheme is not valid: {problems}', zh: '社保公积金方案无效：{problems}' },
+  rateField: { en: 'a decimal from 0 to 1 with at most 4 places (8 % is 0.08)', zh: '必须是 0 到 1 之间、最多四位小数的数（8% 写作 0.08）' },
+  baseMaxField: { en: 'must not be below base_min', zh: '不能低于 base_min' },
+  codeTwiceField: { en: 'appears more than once in the scheme', zh: '在方案中重复出现' },
+  nameField: { en: 'must not be empty', zh: '不能为空' },
+  declarationSaved: { en: 'Special additional deductions saved', zh: '专项附加扣除已保存' },
+  declarationDeleted: { en: 'Special additional deductions deleted', zh: '专项附加扣除已删除' },
+  declarationMissing: {
+    en: 'Employee {employee} has no special additional deductions declared for {year}',
+    zh: '员工 {employee} 没有 {year} 年的专项附加扣除申报',
+  },
+  declarationUsed: {
+    en: 'The special additional deductions of {year} were counted by the payslips of {company} for {month} (payroll run {run}); set the amounts to 0 instead, and the next month’s cumulative figures take them back',
+    zh: '{year} 年的专项附加扣除已计入{company} {month} 的工资条（工资核算批次 {run}）；请改为将金额设为 0，下月的累计数字会相应扣回',
+  },
+  invalidDeclaration: { en: 'The special additional deductions are not valid: {problems}', zh: '专项附加扣除无效：{problems}' },
+  capField: { en: 'at most {cap} yuan a month (the 2023 standard)', zh: '每月最多 {cap} 元（2023 年标准）' },
+  childrenCapField: {
+    en: 'children’s education and infant care together at most 2,000 a month per child: {cap} for {children} children',
+    zh: '子女教育与婴幼儿照护合计每个子女每月最多 2,000：{children} 个子女最多 {cap}',
+  },
+  housingExclusiveField: {
+    en: 'housing loan interest and housing rent cannot both be declared; keep one',
+    zh: '住房贷款利息与住房租金不能同时申报，请只保留一项',
+  },
+  fromMonthField: { en: 'must be a month of {year}', zh: '必须是 {year} 年内的月份' },
+  employeeIdNeeded: { en: 'is required: your account is linked to no employee', zh: '必填：您的账号未关联员工' },
+  taxYear: { en: 'year {year} is before {first}, the first year of cumulative income tax withholding this service computes', zh: '{year} 年早于 {first} 年；本系统从 {first} 年起按累计预扣法计算个人所得税' },
+
   // the payslip lines' labels
   line_basic_salary: { en: 'Basic salary', zh: '基本工资' },
   line_seniority_pay: { en: 'Seniority pay', zh: '工龄工资' },
@@ -91,6 +139,7 @@ export const say = defineMessages('payroll', {
   line_housing_fund: { en: 'Housing fund (employee)', zh: '个人住房公积金' },
   line_personal_tax: { en: 'Individual income tax', zh: '个人所得税' },
   line_other_deductions: { en: 'Other deductions', zh: '其他扣款' },
+  line_employer_contributions: { en: 'Employer’s social insurance and housing fund', zh: '单位缴纳社保及公积金' },
 })
 
 export const monthRule = (field: string) =>
@@ -102,3 +151,8 @@ export const flagRule = ruleText({
 })
 export const freeRule = ruleText({ en: 'free_occurrences must be a whole number from 0 to 31, or null', zh: 'free_occurrences 必须是 0 到 31 之间的整数，或 null' })
 export const formatRule = ruleText({ en: 'format must be csv or xlsx', zh: 'format 必须是 csv 或 xlsx' })
+export const codeRule = ruleText({
+  en: 'code must be one of pension, medical, unemployment, work_injury, maternity, housing_fund',
+  zh: 'code 必须是 pension、medical、unemployment、work_injury、maternity、housing_fund 之一',
+})
+export const childrenRule = ruleText({ en: 'children must be a whole number from 0 to 20', zh: 'children 必须是 0 到 20 之间的整数' })

@@ -1,10 +1,10 @@
-import { add, decimalText, div, max, mul, parseDecimal, rational, roundToFen, sub, type Rational } from '../../../lib/rational'
+import { add, decimalText, div, max, min, mul, parseDecimal, rational, roundToFen, sub, type Rational } from '../../../lib/rational'
 import { yuanText } from '../../../lib/money'
 
 /*
  * A payslip line's formula (CONTRACT §16): its arithmetic with its numbers, one or more parts
  * `[label: ]expression = result` joined by '; '. An expression has numbers ('-' is their sign),
- * `+ − × ÷` (U+2212 and the multiplication and division signs), parentheses and `max(a, b)`;
+ * `+ − × ÷` (U+2212 and the multiplication and division signs), parentheses, `max(a, b)` and `min(a, b)`;
  * evaluated exactly and rounded half up to 2 decimals it gives the result, and the last part's
  * result is the line's amount. The builders below write it; `evaluateFormula` reads it back, so
  * the service can check every line it stores against its own text.
@@ -37,6 +37,7 @@ export function join(operator: string, ...terms: string[]): string {
 }
 
 export const maxOf = (a: string, b: string): string => `max(${a}, ${b})`
+export const minOf = (a: string, b: string): string => `min(${a}, ${b})`
 
 /** One part: "label: expression = result" (result in fen, written in yuan). */
 export const part = (expression: string, resultFen: number, label?: string): string =>
@@ -57,7 +58,7 @@ export interface EvaluatedPart {
   holds: boolean
 }
 
-const TOKEN = /\s*(?:(-?\d+(?:\.\d+)?)|(max)|([+−×÷(),]))/y
+const TOKEN = /\s*(?:(-?\d+(?:\.\d+)?)|(max|min)|([+−×÷(),]))/y
 const RESULT = /^-?\d+\.\d{2}$/
 
 type Token = { number: Rational } | { word: string }
@@ -99,13 +100,13 @@ function evaluateExpression(expression: string): Rational {
       expect(')')
       return value
     }
-    if (token.word === 'max') {
+    if (token.word === 'max' || token.word === 'min') {
       expect('(')
       const first = sum()
       expect(',')
       const second = sum()
       expect(')')
-      return max(first, second)
+      return token.word === 'max' ? max(first, second) : min(first, second)
     }
     throw new SyntaxError(`unexpected '${token.word}' in: ${expression}`)
   }

@@ -11,6 +11,7 @@ import {
   unpaidLeaveLine,
   type Wage,
 } from './lines'
+import { contributionLines } from './contributions'
 import { monthFacts } from './month-facts'
 import { taxLine } from './tax'
 import type { PayLine, Payslip, PayslipInput } from './types'
@@ -18,7 +19,8 @@ import type { PayLine, Payslip, PayslipInput } from './types'
 /*
  * One employee's payslip for one month (CONTRACT §16, §17), from rows the service loaded: the lines
  * in their fixed order, and the totals they add up to. gross (the wage payable) = income − attendance
- * deductions; the tax is on that gross, adjustments included; net = gross − deductions.
+ * deductions; the tax is on that gross, adjustments included, less the contributions and special
+ * deductions; net = gross − deductions. The employer's contributions come last, in no total.
  */
 
 const sum = (lines: readonly PayLine[]) => lines.reduce((total, line) => total + line.amount, 0)
@@ -61,13 +63,24 @@ export function computePayslip(input: PayslipInput): Payslip {
   const gross = sum(income) - sum(attendance)
   const baseGross = gross - sum(income.filter((line) => line.code === 'adjustment'))
 
+  const contributions = contributionLines(input.scheme, profile)
+  const contributed = (contributions.personalInsurance?.amount ?? 0) + (contributions.housingFund?.amount ?? 0)
+  const { declaration } = input
   const deductionLines = present([
-    // computed from the contribution scheme in Payroll 2; until then given (and 0)
-    enteredLine('personal_insurance', input.contributions.personalInsurance),
-    enteredLine('housing_fund', input.contributions.housingFund),
-    taxLine({ month: input.month, gross, contributions: input.contributions, tax: input.tax }),
+    contributions.personalInsurance,
+    contributions.housingFund,
+    taxLine({ month: input.month, gross, contributions: contributed, declaration, tax: input.tax }),
     enteredLine('other_deductions', entered.otherDeductions),
   ])
   const deductions = sum(deductionLines)
-  return { lines: [...income, ...attendance, ...deductionLines], gross, baseGross, deductions, net: gross - deductions, facts }
+  return {
+    lines: contributions.employer === null ? [...income, ...attendance, ...deductionLines] : [...income, ...attendance, ...deductionLines, contributions.employer],
+    gross,
+    baseGross,
+    deductions,
+    net: gross - deductions,
+    employerContributions: contributions.employer?.amount ?? 0,
+    specialDeductions: declaration !== null && declaration.fromMonth <= input.month ? declaration.monthlyTotal : 0,
+    facts,
+  }
 }

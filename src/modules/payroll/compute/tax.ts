@@ -1,7 +1,7 @@
 import { max, parseDecimal, rational, roundToFen, whole, ZERO, type Rational } from '../../../lib/rational'
 import { toYuan } from '../../../lib/money'
 import { figure, join, maxOf, MINUS, money, part, parts, rate, TIMES } from './formula'
-import type { PayLine, PayslipInput, TaxYearToDate } from './types'
+import type { PayLine, TaxDeclaration, TaxYearToDate } from './types'
 
 /*
  * Individual income tax on wages, cumulative withholding (CONTRACT §17): the year's figures to date
@@ -81,8 +81,21 @@ export interface TaxLineInput {
   month: string
   /** this month's wage payable, fen */
   gross: number
-  contributions: PayslipInput['contributions']
+  /** this month's personal_insurance + housing_fund, fen */
+  contributions: number
+  /** the year's special additional deductions (CONTRACT §17); null: none declared */
+  declaration: TaxDeclaration | null
   tax: TaxYearToDate
+}
+
+/**
+ * The months a declaration counts in the year to date: from its from_month (or the year's first
+ * payslip here, if later) to this month. As declared now: a declaration made in March from January
+ * counts January and February too, in March's cumulative figures.
+ */
+export function declaredMonths(declaration: TaxDeclaration | null, firstMonth: string, month: string): number {
+  if (declaration === null || declaration.monthlyTotal === 0 || declaration.fromMonth > month) return 0
+  return monthsThrough(declaration.fromMonth > firstMonth ? declaration.fromMonth : firstMonth, month)
 }
 
 /**
@@ -90,12 +103,15 @@ export interface TaxLineInput {
  * − Σ special deductions); cumulative tax = taxable × rate − quick deduction (rounded half up to fen);
  * this month = max(0, cumulative tax − withheld). Always present, also at 0.00.
  */
-export function taxLine({ month, gross, contributions, tax }: TaxLineInput, tables: readonly TaxTable[] = TAX_TABLES): PayLine {
+export function taxLine({ month, gross, contributions, declaration, tax }: TaxLineInput, tables: readonly TaxTable[] = TAX_TABLES): PayLine {
   const table = taxTableFor(month, tables)
   const months = monthsThrough(tax.firstMonth, month)
   const cumulativeGross = tax.gross + gross
-  const cumulativeContributions = tax.contributions + contributions.personalInsurance + contributions.housingFund
-  const cumulativeSpecial = tax.specialDeductions + contributions.specialDeductions
+  const cumulativeContributions = tax.contributions + contributions
+  const specialMonths = declaredMonths(declaration, tax.firstMonth, month)
+  const counted = specialMonths === 0 ? null : declaration
+  const perMonth = counted?.monthlyTotal ?? 0
+  const cumulativeSpecial = perMonth * specialMonths
 
   // each part's arithmetic in whole fen (bigint, exact), made yuan once: the same values as
   // fromFen, mul and sub step by step, without reducing to lowest terms after every step
@@ -112,6 +128,7 @@ export function taxLine({ month, gross, contributions, tax }: TaxLineInput, tabl
   const amount = roundToFen(max(ZERO, rational(whole(cumulativeTax) - whole(tax.withheld), 100n)))
 
   const formula = parts(
+    ...(counted === null ? [] : [part(join(TIMES, money(perMonth), figure(specialMonths)), cumulativeSpecial, 'special deductions')]),
     part(
       maxOf('0', join(MINUS, money(cumulativeGross), join(TIMES, money(table.basicDeductionPerMonth), figure(months)), money(cumulativeContributions), money(cumulativeSpecial))),
       taxable,
@@ -130,6 +147,7 @@ export function taxLine({ month, gross, contributions, tax }: TaxLineInput, tabl
       basic_deduction: toYuan(table.basicDeductionPerMonth),
       months,
       cumulative_contributions: toYuan(cumulativeContributions),
+      ...(counted === null ? {} : { special_deductions_per_month: toYuan(perMonth), special_deduction_months: specialMonths }),
       cumulative_special_deductions: toYuan(cumulativeSpecial),
       cumulative_taxable: toYuan(taxable),
       // a ratio for display, not a money path: the formula holds its exact decimal
@@ -138,6 +156,9 @@ export function taxLine({ month, gross, contributions, tax }: TaxLineInput, tabl
       cumulative_tax: toYuan(cumulativeTax),
       withheld: toYuan(tax.withheld),
     },
-    sources: (tax.payslipIds ?? []).map((id) => ({ kind: 'payslip' as const, id })),
+    sources: [
+      ...(tax.payslipIds ?? []).map((id) => ({ kind: 'payslip' as const, id })),
+      ...(counted === null ? [] : [{ kind: 'tax_deduction' as const, id: counted.id }]),
+    ],
   }
 }

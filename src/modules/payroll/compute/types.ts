@@ -14,14 +14,28 @@ import type { ApprovedLeave, MonthRecord } from '../../exports/attendance-sheet'
  * §18): the type (its payout_on_leaving, and the annual days it grants without a ledger row) and the
  * ledger rows its balance sums.
  */
-export type SourceKind = 'attendance_record' | 'leave_request' | 'correction' | 'calendar_day' | 'pay_profile' | 'payslip' | 'leave_type' | 'leave_ledger'
+export type SourceKind =
+  | 'attendance_record'
+  | 'leave_request'
+  | 'correction'
+  | 'calendar_day'
+  | 'pay_profile'
+  | 'payslip'
+  | 'leave_type'
+  | 'leave_ledger'
+  | 'contribution_scheme'
+  | 'tax_deduction'
 export interface Source {
   kind: SourceKind
   id: number
 }
 
-/** income: part of the wage; attendance: an attendance deduction (less from the wage payable); deduction: taken from the wage payable */
-export type LineKind = 'income' | 'attendance' | 'deduction'
+/**
+ * income: part of the wage; attendance: an attendance deduction (less from the wage payable);
+ * deduction: taken from the wage payable; employer: the employer's cost beside the wage (its
+ * contributions), in none of gross, deductions and net
+ */
+export type LineKind = 'income' | 'attendance' | 'deduction' | 'employer'
 
 export type LineCode =
   | 'basic_salary'
@@ -43,6 +57,7 @@ export type LineCode =
   | 'housing_fund'
   | 'personal_tax'
   | 'other_deductions'
+  | 'employer_contributions'
 
 /** A figure a line used: money in yuan (a number whose decimal spelling is exact, e.g. 919.54), days, minutes, ratios, months as 'YYYY-MM'. */
 export type InputValue = number | string
@@ -172,10 +187,8 @@ export interface TaxYearToDate {
   firstMonth: string
   /** Σ gross of the earlier approved payslips of the year */
   gross: number
-  /** Σ personal_insurance + housing_fund of them (0 until Payroll 2) */
+  /** Σ personal_insurance + housing_fund of them */
   contributions: number
-  /** Σ special additional deductions of those months (0 until Payroll 2) */
-  specialDeductions: number
   /** Σ personal_tax withheld by them */
   withheld: number
   /** those payslips' ids (the personal_tax line's sources) */
@@ -203,8 +216,42 @@ export interface PayslipInput {
   /** remaining leave paid out on leaving (none but in the month of left_on) */
   payouts: readonly LeavePayout[]
   tax: TaxYearToDate
-  /** this month's contributions and special deductions (0 until Payroll 2) */
-  contributions: { personalInsurance: number; housingFund: number; specialDeductions: number }
+  /** the contribution scheme in effect for the month (CONTRACT §17); null: none, no contributions */
+  scheme: ContributionScheme | null
+  /** the employee's declaration of special additional deductions for the month's year; null: none */
+  declaration: TaxDeclaration | null
+}
+
+export type ItemCode = 'pension' | 'medical' | 'unemployment' | 'work_injury' | 'maternity' | 'housing_fund'
+/** The order items are kept, shown and summed in. */
+export const ITEM_CODES: readonly ItemCode[] = ['pension', 'medical', 'unemployment', 'work_injury', 'maternity', 'housing_fund']
+
+/** One insurance (or the housing fund) of a scheme: rates in ten-thousandths (800 = 0.08); bases and the fixed amount in fen. */
+export interface SchemeItem {
+  code: ItemCode
+  employeeRate: number
+  employerRate: number
+  baseMin: number
+  baseMax: number
+  employeeFixed: number
+}
+
+export interface ContributionScheme {
+  id: number
+  name: string
+  /** 'YYYY-MM' */
+  effectiveFrom: string
+  /** in ITEM_CODES order */
+  items: readonly SchemeItem[]
+}
+
+/** A year's special additional deductions (CONTRACT §17): the monthly total, counted for months from `fromMonth` on. */
+export interface TaxDeclaration {
+  id: number
+  /** 'YYYY-MM' */
+  fromMonth: string
+  /** fen a month, within the caps */
+  monthlyTotal: number
 }
 
 /** The attendance figures a payslip used: the same numbers statistics and the monthly sheet give over the employed part of the month. */
@@ -234,5 +281,9 @@ export interface Payslip {
   baseGross: number
   deductions: number
   net: number
+  /** the employer's contributions (the employer line), fen */
+  employerContributions: number
+  /** this month's special additional deductions counted, fen */
+  specialDeductions: number
   facts: MonthFacts
 }

@@ -11,8 +11,10 @@ import { say } from '../messages'
 import { MonthParams, Payslip, PayslipList, YearQuery, type PayslipResponse } from '../runs/model'
 import { approvedPayslipsOf } from '../runs/repository'
 import { toPayslipResponse } from '../runs/shapes'
+import { OwnSummaryQuery, TaxSummary } from '../tax/model'
+import type { TaxService } from '../tax/service'
 
-/** An employee's own approved payslips (CONTRACT §16). */
+/** An employee's own approved payslips (CONTRACT §16) and tax summary (§17). */
 export function createPayslipsService(database: Database) {
   const own = (principal: Principal) => {
     if (principal.employeeId === null) throw new ForbiddenError(say.notLinked())
@@ -39,7 +41,7 @@ const detail = (summary: string, extra: object = {}) => ({
   ...errors({ 403: 'Your account is not linked to an employee record', ...extra }),
 })
 
-export const payslipsController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, payslips: PayslipsService) =>
+export const payslipsController = (guard: AuthGuard, locale: LocalePlugin, reply: Replier, payslips: PayslipsService, tax: TaxService) =>
   new Elysia({ name: 'payslips', prefix: '/api/v1/payslips' })
     .use(guard)
     .use(locale)
@@ -48,6 +50,12 @@ export const payslipsController = (guard: AuthGuard, locale: LocalePlugin, reply
       query: YearQuery,
       response: Envelope(PayslipList),
       detail: detail('Your approved payslips, newest month first, with every line explained'),
+    })
+    .get('/tax-summary', async ({ principal, query }) => reply.ok(await tax.ownSummary(principal, query.year)), {
+      permission: 'salaries:read_own',
+      query: OwnSummaryQuery,
+      response: Envelope(TaxSummary),
+      detail: detail('Your income tax of a year, month by month: income, contributions, special deductions, the cumulative figures and the tax withheld'),
     })
     .get('/:month', async ({ principal, params, locale }) => reply.ok(await payslips.month(principal, params.month, locale)), {
       permission: 'salaries:read_own',

@@ -8,6 +8,7 @@ import { findEmployee } from '../../employees/repository'
 import { DEFAULT_PAY_SETTINGS, type PaySettings } from '../compute/types'
 import { say } from '../messages'
 import type { PayProfileInput, PayProfileResponse, PaySettingsInput, PaySettingsResponse } from './model'
+import { findScheme } from '../schemes/repository'
 import * as repo from './repository'
 
 export interface ProfilesDeps {
@@ -111,6 +112,8 @@ export function createProfilesService({ database, clock }: ProfilesDeps) {
       await requireEmployee(employeeId)
       const now = clock.now()
       return database.write(async (tx) => {
+        if (input.scheme_id != null && !(await findScheme(tx, input.scheme_id)))
+          throw new ValidationError(say.invalidProfile({ problems: 'scheme_id' }), [{ field: 'scheme_id', message: say.schemeMissingField() }])
         const before = (await repo.profilesOf(tx, employeeId)).find((row) => row.effectiveMonth === input.effective_month)
         const row = await repo.upsertProfile(tx, {
           employeeId,

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/client'
 import { contextFrom, todayWorkDate } from '../../attendance/caller'
 import * as setup from '../../attendance/setup/repository'
-import { computePayslip, monthBounds } from '../compute'
+import { computePayslip, monthBounds, schemeInEffect } from '../compute'
 import {
   NO_ENTERED_INPUTS,
   type AdjustmentInput,
@@ -15,6 +15,8 @@ import {
   type TaxYearToDate,
 } from '../compute/types'
 import { findProfile, profilesInEffect, type ProfileRow } from '../profiles/repository'
+import { computeSchemes } from '../schemes/repository'
+import { declarationsOf } from '../tax/repository'
 import { paidPayouts, payoutsOf } from './payouts'
 import { enteredOf, payProfileOf } from './shapes'
 import * as repo from './repository'
@@ -85,7 +87,7 @@ async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[],
     employee: repo.RunEmployee,
     profile: ProfileRow,
     settings: PaySettings,
-    rest: Pick<PayslipInput, 'entered' | 'adjustments' | 'tax'> & Partial<Pick<PayslipInput, 'payouts'>>,
+    rest: Pick<PayslipInput, 'entered' | 'adjustments' | 'tax' | 'scheme' | 'declaration'> & Partial<Pick<PayslipInput, 'payouts'>>,
   ) => {
     const group = employee.group
     const rules = group && group.status === 1 ? await ruleCache.get(group.id, () => setup.enabledRulesOfGroup(db, group.id)) : []
@@ -111,7 +113,6 @@ async function monthOf(deps: Deps, month: string, employees: repo.RunEmployee[],
       leave: leave.get(employee.id) ?? [],
       profile: payProfileOf(profile),
       settings,
-      contributions: { personalInsurance: 0, housingFund: 0, specialDeductions: 0 },
       payouts: payouts.get(employee.id) ?? [],
       ...rest,
     })
@@ -126,7 +127,6 @@ function taxYearToDate(month: string, earlier: repo.PayslipRow[]): TaxYearToDate
     firstMonth: ofYear[0]?.month ?? month,
     gross: ofYear.reduce((sum, p) => sum + p.gross, 0),
     contributions: ofYear.reduce((sum, p) => sum + p.personalInsurance + p.housingFund, 0),
-    specialDeductions: ofYear.reduce((sum, p) => sum + p.specialDeductions, 0),
     withheld: ofYear.reduce((sum, p) => sum + p.personalTax, 0),
     payslipIds: ofYear.map((p) => p.id),
   }
@@ -186,13 +186,21 @@ export async function* computeRun(deps: Deps, scope: RunScope): AsyncGenerator<C
   const lookback = addMonths(month, -ADJUSTMENT_MONTHS)
   const yearStart = `${month.slice(0, 4)}-01`
   const since = lookback < yearStart ? lookback : yearStart
+  // the few schemes there are, read once; a profile's scheme names its city, whose scheme in effect the month uses (CONTRACT §17)
+  const schemes = await computeSchemes(db)
+  const schemesById = new Map(schemes.map((scheme) => [scheme.id, scheme]))
+  const schemeOf = (profile: ProfileRow) => (profile.schemeId === null ? null : schemeInEffect(schemes, schemesById.get(profile.schemeId), month))
   let after = 0
   for (;;) {
     const employees = await repo.runEmployees(db, scope.companyId, first, last, after, RUN_PAGE, scope.only)
     if (employees.length === 0) return
     after = employees[employees.length - 1].id
     const ids = employees.map((employee) => employee.id)
-    const [profiles, earlierRows] = await Promise.all([profilesInEffect(db, ids, month), repo.approvedPayslipsBetween(db, scope.companyId, ids, since, month)])
+    const [profiles, earlierRows, declarations] = await Promise.all([
+      profilesInEffect(db, ids, month),
+      repo.approvedPayslipsBetween(db, scope.companyId, ids, since, month),
+      declarationsOf(db, ids, Number(month.slice(0, 4))),
+    ])
     const earlierOf = new Map<number, repo.PayslipRow[]>()
     for (const { payslip } of earlierRows) earlierOf.set(payslip.employeeId, [...(earlierOf.get(payslip.employeeId) ?? []), payslip])
     const { compute } = await monthOf(deps, month, employees, calendars)
@@ -219,17 +227,26 @@ export async function* computeRun(deps: Deps, scope: RunScope): AsyncGenerator<C
         let settings = runSettings.get(approved.runId)
         if (!settings) runSettings.set(approved.runId, (settings = ((await repo.findRun(db, approved.runId))?.run.settings as PaySettings | undefined) ?? scope.settings))
         const then = await earlierCompute(approved.month)
-        // its payout stays as paid: the ledger row its approval wrote took those days (CONTRACT §18)
+        // its payout stays as paid: the ledger row its approval wrote took those days (CONTRACT §18);
+        // contributions and tax are after the gross compared, so none are computed
         const now = await then.compute(employee, oldProfile, settings, {
           entered: enteredOf(approved),
           adjustments: [],
           tax: taxYearToDate(approved.month, []),
+          scheme: null,
+          declaration: null,
           payouts: paidPayouts(approved.month, approved.lines as PayLine[]),
         })
         return { now, correctionsOf: (recordId: number) => then.correctionsOf(employee.id, recordId) }
       })
       const entered = scope.entered.get(employee.id) ?? NO_ENTERED_INPUTS
-      const payslip = await compute(employee, profile, scope.settings, { entered, adjustments, tax: taxYearToDate(month, earlier) })
+      const payslip = await compute(employee, profile, scope.settings, {
+        entered,
+        adjustments,
+        tax: taxYearToDate(month, earlier),
+        scheme: schemeOf(profile),
+        declaration: declarations.get(employee.id) ?? null,
+      })
       page.push({ employee, profileId: profile.id, payslip, entered })
     }
     yield page

@@ -89,6 +89,8 @@ const SourceModel = t.Object({
     t.Literal('payslip'),
     t.Literal('leave_type'),
     t.Literal('leave_ledger'),
+    t.Literal('contribution_scheme'),
+    t.Literal('tax_deduction'),
   ]),
   id: t.Integer(),
 })
@@ -96,7 +98,9 @@ const SourceModel = t.Object({
 export const Line = t.Object({
   code: t.String(),
   label: t.String(),
-  kind: t.Union([t.Literal('income'), t.Literal('attendance'), t.Literal('deduction')]),
+  kind: t.Union([t.Literal('income'), t.Literal('attendance'), t.Literal('deduction'), t.Literal('employer')], {
+    description: 'employer: the employer’s contributions, in none of gross, deductions and net',
+  }),
   amount: t.Number({ description: 'yuan' }),
   formula: t.String({ description: 'the arithmetic with its numbers, e.g. "10000.00 ÷ 21.75 × 2 = 919.54"' }),
   inputs: t.Record(t.String(), t.Union([t.Number(), t.String()])),

@@ -288,6 +288,8 @@ const PAGE_COLUMNS = [
   ['special_deductions', 'specialDeductions'],
   ['personal_tax', 'personalTax'],
   ['employer_contributions', 'employerContributions'],
+  ['scheme_id', 'schemeId'],
+  ['tax_deduction_id', 'taxDeductionId'],
   ['lines', 'lines'],
   ['facts', 'facts'],
   ['performance_pay', 'performancePay'],
@@ -297,7 +299,7 @@ const PAGE_COLUMNS = [
   ['note', 'note'],
 ] as const satisfies readonly (readonly [string, keyof PayslipValues])[]
 
-/** Rows per INSERT: one statement (and one trip through Drizzle, the guard and the pool) for this many payslips; 25 parameters a row. */
+/** Rows per INSERT: one statement (and one trip through Drizzle, the guard and the pool) for this many payslips; 27 parameters a row. */
 const ROWS_PER_INSERT = 50
 
 /** Each row's parameter names by column (`gross7`), made once: a run of 5,500 payslips binds some 140,000 parameters. */

@@ -23,7 +23,7 @@ import type { CreateRunInput, Flag, InputsInput, PayslipResponse, RunListQuery, 
 import * as repo from './repository'
 import { writePayouts } from './payouts'
 import { salaryOf } from './salary'
-import { enteredOf, toPayslipResponse, toRunResponse } from './shapes'
+import { employeeName, enteredOf, toPayslipResponse, toRunResponse } from './shapes'
 
 export interface RunsDeps {
   database: Database
@@ -32,18 +32,24 @@ export interface RunsDeps {
   ruleCache: RuleCache
 }
 
-const employeeName = (row: { name: string; employeeNo: string | null }) =>
-  row.employeeNo ? say.employee({ name: row.name, no: row.employeeNo }) : say.employeeNoNumber({ name: row.name })
 
 /** A computed payslip's columns, lines and facts as JSON text (see repo.PayslipValues). */
 export function payslipValues(month: string, { employee, profileId, payslip, entered }: ComputedPayslip): repo.PayslipValues {
   let personalInsurance = 0
   let housingFund = 0
   let personalTax = 0
+  // the scheme and the declaration the payslip used, named by its lines' sources (kept by foreign keys)
+  let schemeId: number | null = null
+  let taxDeductionId: number | null = null
   for (const line of payslip.lines)
-    if (line.code === 'personal_insurance') personalInsurance += line.amount
-    else if (line.code === 'housing_fund') housingFund += line.amount
-    else if (line.code === 'personal_tax') personalTax += line.amount
+    if (line.code === 'personal_insurance' || line.code === 'housing_fund' || line.code === 'employer_contributions') {
+      if (line.code === 'personal_insurance') personalInsurance += line.amount
+      else if (line.code === 'housing_fund') housingFund += line.amount
+      schemeId = line.sources.find((source) => source.kind === 'contribution_scheme')?.id ?? schemeId
+    } else if (line.code === 'personal_tax') {
+      personalTax += line.amount
+      taxDeductionId = line.sources.find((source) => source.kind === 'tax_deduction')?.id ?? null
+    }
   return {
     employeeId: employee.id,
     month,
@@ -54,9 +60,11 @@ export function payslipValues(month: string, { employee, profileId, payslip, ent
     net: payslip.net,
     personalInsurance,
     housingFund,
-    specialDeductions: 0,
+    specialDeductions: payslip.specialDeductions,
     personalTax,
-    employerContributions: 0,
+    employerContributions: payslip.employerContributions,
+    schemeId,
+    taxDeductionId,
     lines: JSON.stringify(payslip.lines),
     facts: JSON.stringify(payslip.facts),
     ...entered,

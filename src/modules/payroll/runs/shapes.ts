@@ -7,6 +7,10 @@ import type { ProfileRow } from '../profiles/repository'
 import type { Flag, PayslipResponse, RunResponse } from './model'
 import type { PayslipRow, PayslipWithEmployee, RunTotals, RunWithNames } from './repository'
 
+/** An employee in a message: name and employee number. */
+export const employeeName = (row: { name: string; employeeNo: string | null }) =>
+  row.employeeNo ? say.employee({ name: row.name, no: row.employeeNo }) : say.employeeNoNumber({ name: row.name })
+
 export function payProfileOf(row: ProfileRow): PayProfile {
   return {
     id: row.id,
