@@ -6,6 +6,9 @@ import { browserZone, dateOf, pad, wallClock } from './format'
 /** Today's date 'YYYY-MM-DD' in a zone (the browser's by default). */
 export const todayIn = (zone: string = browserZone()): string => dateOf(wallClock(Date.now(), zone))
 
+/** The years offered for a year's pay or tax: this one and the five before (older ones are rare to look up). */
+export const yearsUpTo = (year: number) => Array.from({ length: 6 }, (_, index) => String(year - index))
+
 /** 'YYYY-MM' moved by a number of months. */
 export function addMonths(month: string, delta: number): string {
   const [year, index] = month.split('-').map(Number) as [number, number]

@@ -33,6 +33,8 @@ export const PAGES: PageEntry[] = [
   { path: '/me/corrections', nav: 'corrections', section: 'me', allowed: employee('attendance:correct'), component: lazy(() => import('./me/corrections')) },
   { path: '/me/salaries', nav: 'salaries', section: 'me', allowed: employee('salaries:read_own'), component: lazy(() => import('./me/salaries')) },
   { path: '/me/payslips', nav: 'payslips', section: 'me', allowed: employee('salaries:read_own'), component: lazy(() => import('./me/payslips')) },
+  // before the month's page, whose :month would take it
+  { path: '/me/payslips/tax-summary', nav: 'payslips', section: 'me', allowed: employee('salaries:read_own'), component: lazy(() => import('./me/payslips/tax-summary')), menu: false },
   { path: '/me/payslips/:month', nav: 'payslips', section: 'me', allowed: employee('salaries:read_own'), component: lazy(() => import('./me/payslips/payslip')), menu: false },
   { path: '/me/files', nav: 'files', section: 'me', allowed: () => true, component: lazy(() => import('./me/files')) },
   { path: '/me/account', nav: 'account', section: 'me', allowed: () => true, component: lazy(() => import('./home/account')) },

@@ -9,9 +9,14 @@ import { EmployeeSelect } from '../work/shared'
 import { fetchProfiles, PAYROLL_KEY, type PayProfile } from './data'
 import { fen, money } from './parts'
 import { ProfileForm } from './ProfileForm'
+import { useSchemes } from './Schemes'
+import { TaxDeclaration } from './TaxDeclaration'
 import { usePayrollWords } from './words'
 
-/** An employee's pay profiles, newest first: what each month from its own on is paid from; a new one, or a month's replaced. */
+/**
+ * An employee's pay profiles, newest first: what each month from its own on is paid from; a new one,
+ * or a month's replaced. Below them, the employee's special additional deductions of a year.
+ */
 export function PayProfiles() {
   const t = useT()
   const p = usePayrollWords()
@@ -24,6 +29,8 @@ export function PayProfiles() {
     queryFn: () => fetchProfiles(Number(employee!.id)),
     enabled: employee !== null,
   })
+  const schemes = useSchemes()
+  const schemeName = (id: number | null) => (id === null ? '—' : (schemes.data?.schemes.find((scheme) => scheme.id === id)?.name ?? `#${id}`))
 
   return (
     <Stack gap="md">
@@ -53,6 +60,7 @@ export function PayProfiles() {
             { header: p.monthly, cell: (profile) => <Text fw={700}>{yuan(fen(profile.basic_salary) + fen(profile.seniority_pay) + fen(profile.allowance))}</Text> },
             { header: p.contributionBase, cell: (profile) => money(profile.contribution_base) },
             { header: p.housingFundBase, cell: (profile) => money(profile.housing_fund_base) },
+            { header: p.profileScheme, cell: (profile) => schemeName(profile.scheme_id) },
             { header: p.bankAccount, cell: (profile) => profile.bank_account ?? '—' },
             ...(manage
               ? [
@@ -69,6 +77,7 @@ export function PayProfiles() {
           ]}
         />
       )}
+      {employee && <TaxDeclaration key={employee.id} employee={{ id: Number(employee.id), name: employee.name }} />}
       {editing !== null && employee && (
         <ProfileForm
           key={editing === 'new' ? 'new' : editing.id}

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core'
+import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core'
 import { MonthPickerInput } from '@mantine/dates'
 import { useForm } from '@mantine/form'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
@@ -9,12 +9,14 @@ import { notifyFailed, notifySaved } from '../../../components/notify'
 import { useT } from '../../../i18n'
 import { currentMonth, toFen } from '../work/shared'
 import { PAYROLL_KEY, yuanOfFen, type PayProfile } from './data'
+import { useSchemes } from './Schemes'
+import { usePickerLabels } from './parts'
 import { usePayrollWords } from './words'
 
 const AMOUNTS = ['basic_salary', 'seniority_pay', 'allowance', 'contribution_base', 'housing_fund_base'] as const
 type Amount = (typeof AMOUNTS)[number]
-type Values = Record<Amount, number | string> & { effective_month: string | null; bank_account: string }
-const FIELDS = [...AMOUNTS, 'effective_month', 'bank_account'] as const
+type Values = Record<Amount, number | string> & { effective_month: string | null; scheme_id: string | null; bank_account: string }
+const FIELDS = [...AMOUNTS, 'effective_month', 'scheme_id', 'bank_account'] as const
 const BANK_ACCOUNT_MAX = 64
 
 /** The amount of a field in fen; an empty field is 0. */
@@ -24,6 +26,7 @@ const fenIn = (value: number | string) => toFen(value === '' ? 0 : value) ?? 0
 export function ProfileForm({ employee, profile, onClose }: { employee: { id: number; name: string }; profile: PayProfile | null; onClose: () => void }) {
   const t = useT()
   const p = usePayrollWords()
+  const pickerLabels = usePickerLabels()
   const queryClient = useQueryClient()
   const labels: Record<Amount, string> = {
     basic_salary: p.basicSalary,
@@ -44,6 +47,7 @@ export function ProfileForm({ employee, profile, onClose }: { employee: { id: nu
       allowance: profile?.allowance ?? '',
       contribution_base: profile?.contribution_base ?? '',
       housing_fund_base: profile?.housing_fund_base ?? '',
+      scheme_id: profile?.scheme_id ? String(profile.scheme_id) : null,
       bank_account: profile?.bank_account ?? '',
     },
     validate: {
@@ -53,6 +57,8 @@ export function ProfileForm({ employee, profile, onClose }: { employee: { id: nu
       bank_account: (value) => (value.trim().length > BANK_ACCOUNT_MAX ? p.tooLong(BANK_ACCOUNT_MAX) : null),
     },
   })
+  const schemes = useSchemes()
+  const schemeOptions = (schemes.data?.schemes ?? []).map((scheme) => ({ value: String(scheme.id), label: p.schemeOption(scheme.name, scheme.effective_from) }))
   const monthly = fenIn(form.values.basic_salary) + fenIn(form.values.seniority_pay) + fenIn(form.values.allowance)
 
   const save = useMutation({
@@ -65,6 +71,7 @@ export function ProfileForm({ employee, profile, onClose }: { employee: { id: nu
           allowance: yuanOfFen(fenIn(values.allowance)),
           contribution_base: yuanOfFen(fenIn(values.contribution_base)),
           housing_fund_base: yuanOfFen(fenIn(values.housing_fund_base)),
+          scheme_id: values.scheme_id ? Number(values.scheme_id) : null,
           bank_account: values.bank_account.trim() || null,
         }),
       ),
@@ -82,7 +89,15 @@ export function ProfileForm({ employee, profile, onClose }: { employee: { id: nu
     <Modal opened onClose={onClose} title={p.profileTitle(employee.name)} size="lg" centered closeButtonProps={{ 'aria-label': t.common.close }}>
       <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
         <Stack gap="sm">
-          <MonthPickerInput label={p.effectiveMonth} description={p.effectiveHint} valueFormat="YYYY-MM" withAsterisk {...form.getInputProps('effective_month')} w={200} />
+          <MonthPickerInput
+            ariaLabels={pickerLabels}
+            label={p.effectiveMonth}
+            description={p.effectiveHint}
+            valueFormat="YYYY-MM"
+            withAsterisk
+            {...form.getInputProps('effective_month')}
+            w={200}
+          />
           <SimpleGrid cols={{ base: 1, xs: 3 }}>
             {(['basic_salary', 'seniority_pay', 'allowance'] as const).map((field) => (
               <NumberInput
@@ -106,6 +121,15 @@ export function ProfileForm({ employee, profile, onClose }: { employee: { id: nu
               <NumberInput key={field} label={labels[field]} min={0} max={100_000_000} decimalScale={2} thousandSeparator="," hideControls {...form.getInputProps(field)} />
             ))}
           </SimpleGrid>
+          <Select
+            label={p.profileScheme}
+            description={p.profileSchemeHint}
+            placeholder={p.noScheme}
+            data={schemeOptions}
+            clearable
+            searchable
+            {...form.getInputProps('scheme_id')}
+          />
           <TextInput label={p.bankAccount} maxLength={BANK_ACCOUNT_MAX} {...form.getInputProps('bank_account')} />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>

@@ -3,9 +3,11 @@ import { PageTitle } from '../../../components/PageTitle'
 import { PayProfiles } from './PayProfiles'
 import { PaySettings } from './PaySettings'
 import { Runs } from './Runs'
+import { Schemes } from './Schemes'
+import { TaxSummary } from './TaxSummary'
 import { usePayrollWords } from './words'
 
-/** Payroll for HR: the runs of each company's months, employees' pay profiles, companies' pay settings. */
+/** Payroll for HR: the runs of each company's months, employees' pay profiles, companies' pay settings, contribution schemes, employees' income tax. */
 export default function Payroll() {
   const p = usePayrollWords()
   return (
@@ -16,6 +18,8 @@ export default function Payroll() {
           <Tabs.Tab value="runs">{p.runsTab}</Tabs.Tab>
           <Tabs.Tab value="profiles">{p.profilesTab}</Tabs.Tab>
           <Tabs.Tab value="settings">{p.settingsTab}</Tabs.Tab>
+          <Tabs.Tab value="schemes">{p.schemesTab}</Tabs.Tab>
+          <Tabs.Tab value="tax">{p.taxTab}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="runs" pt="md">
           <Runs />
@@ -25,6 +29,12 @@ export default function Payroll() {
         </Tabs.Panel>
         <Tabs.Panel value="settings" pt="md">
           <PaySettings />
+        </Tabs.Panel>
+        <Tabs.Panel value="schemes" pt="md">
+          <Schemes />
+        </Tabs.Panel>
+        <Tabs.Panel value="tax" pt="md">
+          <TaxSummary />
         </Tabs.Panel>
       </Tabs>
     </Stack>

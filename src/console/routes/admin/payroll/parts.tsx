@@ -30,3 +30,9 @@ export function Figure({ label, value }: { label: string; value: string }) {
     </Paper>
   )
 }
+
+/** Names of a month picker's year controls (Mantine leaves its arrows unnamed). */
+export function usePickerLabels() {
+  const p = usePayrollWords()
+  return { previousYear: p.previousYear, nextYear: p.nextYear, previousDecade: p.previousDecade, nextDecade: p.nextDecade }
+}

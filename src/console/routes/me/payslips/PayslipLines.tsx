@@ -40,16 +40,34 @@ const MONEY_INPUTS = new Set([
   'quick_deduction',
   'cumulative_tax',
   'withheld',
+  'special_deductions_per_month',
+  'contribution_base',
+  'housing_fund_base',
 ])
-const figureOf = (name: string, value: number | string) => (typeof value === 'number' && MONEY_INPUTS.has(name) ? money(value) : String(value))
+/** A contribution item's figure (`pension_base`, `medical_employee_rate`): the item, then the figure. */
+const ITEM_INPUT = /^(pension|medical|unemployment|work_injury|maternity|housing_fund)_(base|base_min|base_max|employee_rate|employer_rate|employee_fixed)$/
+const figureOf = (name: string, value: number | string) => {
+  const item = ITEM_INPUT.exec(name)
+  const isMoney = item ? !item[2]!.endsWith('rate') : MONEY_INPUTS.has(name)
+  return typeof value === 'number' && isMoney ? money(value) : String(value)
+}
 
 /** A name the dictionary does not have yet: `employed_work_days` as "employed work days". */
 const spelled = (key: string) => key.replace(/_/g, ' ')
 
+/** A figure's name: the dictionary's, a contribution item's figure composed, else the API's key spelled out. */
+function inputName(w: ReturnType<typeof usePayslipWords>, name: string): string {
+  const item = ITEM_INPUT.exec(name)
+  if (!item) return w.inputNames[name] ?? spelled(name)
+  const [, code, figure] = item as unknown as [string, string, string]
+  return w.itemFigure(w.contributionItems[code] ?? spelled(code), w.itemFigures[figure] ?? spelled(figure))
+}
+
 /**
  * A payslip's lines by kind (income, attendance deductions, deductions and tax) with the wage
- * payable and the net pay between them. Each line is a disclosure: its button (label and amount)
- * opens the formula, the named figures it used and what it was read from. Printed, every line is open.
+ * payable and the net pay between them, and the employer's contributions after, apart. Each line is
+ * a disclosure: its button (label and amount) opens the formula, the named figures it used and what
+ * it was read from. Printed, every line is open.
  */
 export function PayslipLines({ payslip, headingOrder }: { payslip: ShownPayslip; headingOrder: 2 | 3 | 4 }) {
   const w = usePayslipWords()
@@ -65,6 +83,8 @@ export function PayslipLines({ payslip, headingOrder }: { payslip: ShownPayslip;
       <LineGroup title={w.deductionLines} lines={of('deduction')} headingOrder={headingOrder} />
       <Total label={w.deductions} amount={payslip.deductions} />
       <Total label={w.net} amount={payslip.net} strong />
+      {/* what the employer pays on top: not part of the wage payable, the deductions or the net pay */}
+      <LineGroup title={w.employerLines} lines={of('employer')} headingOrder={headingOrder} />
     </Stack>
   )
 }
@@ -141,7 +161,7 @@ function Line({ line }: { line: ShownLine }) {
                 {inputs.map(([name, value]) => (
                   <div key={name} style={{ display: 'contents' }}>
                     <Text component="dt" size="sm" c="dimmed">
-                      {w.inputNames[name] ?? spelled(name)}
+                      {inputName(w, name)}
                     </Text>
                     <Text component="dd" size="sm" m={0} style={{ fontVariantNumeric: 'tabular-nums' }}>
                       {figureOf(name, value)}

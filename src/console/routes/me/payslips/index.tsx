@@ -1,18 +1,15 @@
-import { Alert, Card, Center, Group, Loader, Select, Stack, Text } from '@mantine/core'
+import { Alert, Anchor, Card, Center, Group, Loader, Select, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { api, unwrap } from '../../../api'
-import { todayIn } from '../../../components/dates'
+import { todayIn, yearsUpTo } from '../../../components/dates'
 import { PageTitle } from '../../../components/PageTitle'
 import { useT } from '../../../i18n'
 import { money } from './PayslipLines'
 import { usePayslipWords } from './words'
 
-/** The years offered: this one and the five before (payslips older than that are rare to look up). */
-const yearsUpTo = (year: number) => Array.from({ length: 6 }, (_, index) => String(year - index))
-
-/** The caller's approved payslips of a year, newest month first, each opening its payslip. */
+/** The caller's approved payslips of a year, newest month first, each opening its payslip; and the year's income tax. */
 export default function Payslips() {
   const t = useT()
   const w = usePayslipWords()
@@ -23,7 +20,12 @@ export default function Payslips() {
   return (
     <Stack maw={640}>
       <PageTitle>{w.title}</PageTitle>
-      <Select label={w.year} data={yearsUpTo(thisYear)} value={year} onChange={(value) => value && setYear(value)} allowDeselect={false} w={140} />
+      <Group justify="space-between" align="flex-end">
+        <Select label={w.year} data={yearsUpTo(thisYear)} value={year} onChange={(value) => value && setYear(value)} allowDeselect={false} w={140} />
+        <Anchor component={Link} href={`/me/payslips/tax-summary?year=${year}`} size="sm">
+          {w.tax.open(year)}
+        </Anchor>
+      </Group>
       <section aria-label={w.listCaption(year)}>
         {list.isPending && (
           <Center p="md">
