@@ -132,6 +132,7 @@ function taxYearToDate(month: string, earlier: repo.PayslipRow[]): TaxYearToDate
   }
 }
 
+const NOT_CHANGES: ReadonlySet<Source['kind']> = new Set(['pay_profile', 'payslip', 'contribution_scheme', 'tax_deduction'])
 const sourceKey = (source: Source) => `${source.kind} ${source.id}`
 const sourcesOf = (lines: readonly PayLine[]) => new Map(lines.flatMap((line) => line.sources.map((s) => [sourceKey(s), s] as const)))
 
@@ -143,7 +144,8 @@ function changedSources(approved: readonly PayLine[], now: readonly PayLine[], c
   const before = sourcesOf(approved)
   const after = sourcesOf(now)
   const changed = [...before].filter(([key]) => !after.has(key)).concat([...after].filter(([key]) => !before.has(key)))
-  const sources = changed.map(([, source]) => source).filter((source) => source.kind !== 'pay_profile' && source.kind !== 'payslip')
+  // what the month's wage payable came from: not its profile, scheme, declaration or earlier payslips (the recomputation takes the approved profile and computes no tax)
+  const sources = changed.map(([, source]) => source).filter((source) => !NOT_CHANGES.has(source.kind))
   const corrections = sources
     .filter((source) => source.kind === 'attendance_record')
     .flatMap((source) => correctionsOf(source.id).map((id): Source => ({ kind: 'correction', id })))
