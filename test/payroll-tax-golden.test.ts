@@ -344,10 +344,10 @@ function expectRunningFigures(who: Who, rows: Row[]) {
 
 /**
  * The tax summary the rows make: per month its payslip's income (gross), contributions (insurance +
- * fund), special deductions (`declared` a month once the declaration counts), the tax line's
+ * fund), special deductions (what the month added to the cumulative figure), the tax line's
  * cumulative figures and the tax withheld; the totals the sums.
  */
-function summaryOf(who: Who, rows: Row[], declared = 0) {
+function summaryOf(who: Who, rows: Row[]) {
   let income = 0
   let contributions = 0
   let special = 0
@@ -355,7 +355,8 @@ function summaryOf(who: Who, rows: Row[], declared = 0) {
   let n = 0
   const months = paidRows(rows).map(([month, gross, insurance, fund, tax, , taxable, cumulativeTax, cumulativeSpecial]) => {
     n++
-    const thisSpecial = cumulativeSpecial > 0 ? fen(declared) : 0
+    // what the month added to the cumulative special deductions
+    const thisSpecial = fen(cumulativeSpecial) - special
     income += fen(gross)
     contributions += fen(insurance) + fen(fund)
     special += thisSpecial
@@ -543,7 +544,7 @@ describe("the State Taxation Administration's example: 30,000 a month, 4,500 ins
     ]
     expect(yearOf('sta')).toEqual(rows)
     expectRunningFigures('sta', rows)
-    const summary = summaryOf('sta', rows, 4000)
+    const summary = summaryOf('sta', rows)
     // Σ gross 360000; Σ 4500 × 12 = 54000; Σ 4000 × 12 = 48000; Σ tax = the cumulative tax 22680
     expect(summary.totals).toEqual({ income: 360000, contributions: 54000, special_deductions: 48000, tax_withheld: 22680 })
     expect(await adminSummary('sta')).toEqual(summary)
@@ -737,17 +738,16 @@ describe('4. cumulative tax below what was withheld: a declaration from January 
     expect(taxOf(paid.refund.get('2025-12')!).formula).toBe(
       'special deductions: 8000.00 × 12 = 96000.00; taxable: max(0, 270000.00 − 5000.00 × 12 − 36000.00 − 96000.00) = 78000.00; tax: 78000.00 × 0.10 − 2520.00 = 5280.00; this month: max(0, 5280.00 − 4680.00) = 600.00',
     )
-    const summary = summaryOf('refund', rows, 8000)
-    // a month's special_deductions is the declaration's monthly total once it counts (8000 from July), not
-    // the catch-up of January to June that July's cumulative figure took in: the total is 8000 × 6 = 48000,
-    // while the cumulative special deductions of December are 96000
+    const summary = summaryOf('refund', rows)
+    // a month's special_deductions is what it added to the cumulative figure: July takes in January to
+    // July at once (8000 × 7 = 56000), then 8000 a month; the total is December's cumulative 96000
     expect(summary.months.map((month) => [month.month, month.special_deductions, month.cumulative_special_deductions]).slice(5, 8)).toEqual([
       ['2025-06', 0, 0],
-      ['2025-07', 8000, 56000],
+      ['2025-07', 56000, 56000],
       ['2025-08', 8000, 64000],
     ])
-    // 20000 × 11 + 50000; 3000 × 12; 360 × 3 + 1200 × 3 + 600
-    expect(summary.totals).toEqual({ income: 270000, contributions: 36000, special_deductions: 48000, tax_withheld: 5280 })
+    // 20000 × 11 + 50000; 3000 × 12; 8000 × 12; 360 × 3 + 1200 × 3 + 600
+    expect(summary.totals).toEqual({ income: 270000, contributions: 36000, special_deductions: 96000, tax_withheld: 5280 })
     expect(await adminSummary('refund')).toEqual(summary)
   })
 })

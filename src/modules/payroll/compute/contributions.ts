@@ -38,7 +38,7 @@ export function itemBase(item: SchemeItem, profileBase: number): ItemBase {
 const share = (base: number, tenThousandths: number): number => roundToFen(rational(whole(base) * whole(tenThousandths), whole(RATE_SCALE) * 100n))
 
 interface ItemShare {
-  code: ItemCode
+  item: SchemeItem
   amount: number
   expression: string
 }
@@ -50,14 +50,14 @@ function employeeShare(item: SchemeItem, profile: PayProfile): ItemShare | null 
   if (item.employeeRate === 0 && item.employeeFixed === 0) return null
   const { base, shown } = itemBase(item, profileBaseOf(profile, item.code))
   const fixed = item.employeeFixed === 0 ? [] : [money(item.employeeFixed)]
-  if (item.employeeRate === 0) return { code: item.code, amount: item.employeeFixed, expression: money(item.employeeFixed) }
-  return { code: item.code, amount: share(base, item.employeeRate) + item.employeeFixed, expression: join(PLUS, join(TIMES, shown, rateOf(item.employeeRate).shown), ...fixed) }
+  if (item.employeeRate === 0) return { item, amount: item.employeeFixed, expression: money(item.employeeFixed) }
+  return { item, amount: share(base, item.employeeRate) + item.employeeFixed, expression: join(PLUS, join(TIMES, shown, rateOf(item.employeeRate).shown), ...fixed) }
 }
 
 function employerShare(item: SchemeItem, profile: PayProfile): ItemShare | null {
   if (item.employerRate === 0) return null
   const { base, shown } = itemBase(item, profileBaseOf(profile, item.code))
-  return { code: item.code, amount: share(base, item.employerRate), expression: join(TIMES, shown, rateOf(item.employerRate).shown) }
+  return { item, amount: share(base, item.employerRate), expression: join(TIMES, shown, rateOf(item.employerRate).shown) }
 }
 
 /** The inputs an item's share used: its clamped base, the bounds, the rate and the fixed amount. */
@@ -74,18 +74,23 @@ function itemInputs(item: SchemeItem, profile: PayProfile, rateKey: 'employee_ra
   return inputs
 }
 
-/** A line summing its items' shares: a labelled part per item, then their sum (one item: its part alone). Null when nothing is due. */
-function sumLine(
-  code: 'personal_insurance' | 'housing_fund' | 'employer_contributions',
-  shares: readonly ItemShare[],
-  inputs: Record<string, InputValue>,
-  sources: Source[],
-): PayLine | null {
-  const due = shares.filter((each) => each.amount !== 0)
+/**
+ * A line summing its items' shares: a labelled part per item, then their sum (one item: its part
+ * alone). Its inputs: the profile's bases the items start from (named `profile_…`, as
+ * `housing_fund_base` is the housing fund item's clamped base), then each item's figures. Null
+ * when nothing is due.
+ */
+function sumLine(code: 'personal_insurance' | 'housing_fund' | 'employer_contributions', shares: readonly (ItemShare | null)[], profile: PayProfile, sources: Source[]): PayLine | null {
+  const due = shares.filter((each): each is ItemShare => each !== null && each.amount !== 0)
   if (due.length === 0) return null
   const amount = due.reduce((sum, each) => sum + each.amount, 0)
-  const each = due.map((item) => part(item.expression, item.amount, item.code))
-  const formula = due.length === 1 ? each[0] : parts(...each, part(join(PLUS, ...due.map((item) => money(item.amount))), amount))
+  const each = due.map(({ item, expression, amount }) => part(expression, amount, item.code))
+  const formula = due.length === 1 ? each[0] : parts(...each, part(join(PLUS, ...due.map((share) => money(share.amount))), amount))
+  const inputs: Record<string, InputValue> = {}
+  if (due.some(({ item }) => item.code !== 'housing_fund')) inputs.profile_contribution_base = toYuan(profile.contributionBase)
+  if (due.some(({ item }) => item.code === 'housing_fund')) inputs.profile_housing_fund_base = toYuan(profile.housingFundBase)
+  const rateKey = code === 'employer_contributions' ? 'employer_rate' : 'employee_rate'
+  for (const { item } of due) Object.assign(inputs, itemInputs(item, profile, rateKey))
   return { code, kind: code === 'employer_contributions' ? 'employer' : 'deduction', amount, formula, inputs, sources }
 }
 
@@ -98,8 +103,6 @@ export interface Contributions {
   employer: PayLine | null
 }
 
-const present = (shares: (ItemShare | null)[]): ItemShare[] => shares.filter((each): each is ItemShare => each !== null)
-
 const NONE: Contributions = { personalInsurance: null, housingFund: null, employer: null }
 
 /** The month's contribution lines from the scheme in effect (none without one). */
@@ -111,16 +114,10 @@ export function contributionLines(scheme: ContributionScheme | null, profile: Pa
   ]
   const insurance = scheme.items.filter((item) => item.code !== 'housing_fund')
   const fund = scheme.items.filter((item) => item.code === 'housing_fund')
-  const employeeInputs = (items: readonly SchemeItem[], base: 'contribution_base' | 'housing_fund_base') =>
-    Object.assign({ [base]: toYuan(base === 'housing_fund_base' ? profile.housingFundBase : profile.contributionBase) }, ...items.map((item) => itemInputs(item, profile, 'employee_rate')))
-  const employerInputs: Record<string, InputValue> = Object.assign(
-    {},
-    ...scheme.items.filter((item) => item.employerRate !== 0).map((item) => itemInputs(item, profile, 'employer_rate')),
-  )
   return {
-    personalInsurance: sumLine('personal_insurance', present(insurance.map((item) => employeeShare(item, profile))), employeeInputs(insurance, 'contribution_base'), sources),
-    housingFund: sumLine('housing_fund', present(fund.map((item) => employeeShare(item, profile))), employeeInputs(fund, 'housing_fund_base'), sources),
-    employer: sumLine('employer_contributions', present(scheme.items.map((item) => employerShare(item, profile))), employerInputs, sources),
+    personalInsurance: sumLine('personal_insurance', insurance.map((item) => employeeShare(item, profile)), profile, sources),
+    housingFund: sumLine('housing_fund', fund.map((item) => employeeShare(item, profile)), profile, sources),
+    employer: sumLine('employer_contributions', scheme.items.map((item) => employerShare(item, profile)), profile, sources),
   }
 }
 

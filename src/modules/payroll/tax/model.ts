@@ -55,7 +55,7 @@ const SummaryMonth = t.Object({
   payslip_id: t.Integer(),
   income: t.Number({ description: 'the payslip’s gross (wage payable)' }),
   contributions: t.Number({ description: 'personal_insurance + housing_fund' }),
-  special_deductions: t.Number(),
+  special_deductions: t.Number({ description: 'what the month added to the cumulative special deductions: a declaration made late takes in its earlier months at once' }),
   cumulative_income: t.Number(),
   cumulative_basic_deduction: t.Number(),
   cumulative_contributions: t.Number(),

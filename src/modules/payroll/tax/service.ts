@@ -102,20 +102,26 @@ export function createTaxService({ database, clock, defaultZone }: TaxDeps) {
   /** The year's months from the approved payslips, each with the cumulative figures its tax line computed. */
   const summaryOf = async (employee: { id: number; name: string; employeeNo: string | null }, year: number): Promise<TaxSummaryResponse> => {
     const rows = await repo.approvedOfYear(db, employee.id, year)
+    // a month's special deductions: what it added to its company's cumulative figure (a declaration
+    // made late takes in its earlier months at once), so the months add up to the cumulative figure
+    const specialSoFar = new Map<number, number>()
     const months = rows.map(({ payslip, companyId, company }) => {
       const inputs = (payslip.lines as PayLine[]).find((line) => line.code === 'personal_tax')?.inputs ?? {}
       const contributions = payslip.personalInsurance + payslip.housingFund
+      const cumulativeSpecial = fenOfInput(inputs.cumulative_special_deductions)
+      const special = cumulativeSpecial - (specialSoFar.get(companyId) ?? 0)
+      specialSoFar.set(companyId, cumulativeSpecial)
       return {
         month: payslip.month,
         company: { id: companyId, name: company },
         payslip_id: payslip.id,
         income: toYuan(payslip.gross),
         contributions: toYuan(contributions),
-        special_deductions: toYuan(payslip.specialDeductions),
+        special_deductions: toYuan(special),
         cumulative_income: toYuan(fenOfInput(inputs.cumulative_gross)),
         cumulative_basic_deduction: toYuan(fenOfInput(inputs.basic_deduction) * Number(inputs.months ?? 0)),
         cumulative_contributions: toYuan(fenOfInput(inputs.cumulative_contributions)),
-        cumulative_special_deductions: toYuan(fenOfInput(inputs.cumulative_special_deductions)),
+        cumulative_special_deductions: toYuan(cumulativeSpecial),
         cumulative_taxable: toYuan(fenOfInput(inputs.cumulative_taxable)),
         cumulative_tax: toYuan(fenOfInput(inputs.cumulative_tax)),
         tax_withheld: toYuan(payslip.personalTax),
@@ -123,6 +129,7 @@ export function createTaxService({ database, clock, defaultZone }: TaxDeps) {
       }
     })
     const total = (of: (row: (typeof rows)[number]['payslip']) => number) => toYuan(rows.reduce((sum, row) => sum + of(row.payslip), 0))
+    const totalSpecial = [...specialSoFar.values()].reduce((sum, each) => sum + each, 0)
     return {
       year,
       employee: { id: employee.id, name: employee.name, employee_no: employee.employeeNo },
@@ -130,7 +137,7 @@ export function createTaxService({ database, clock, defaultZone }: TaxDeps) {
       totals: {
         income: total((p) => p.gross),
         contributions: total((p) => p.personalInsurance + p.housingFund),
-        special_deductions: total((p) => p.specialDeductions),
+        special_deductions: toYuan(totalSpecial),
         tax_withheld: total((p) => p.personalTax),
       },
     }

@@ -41,8 +41,8 @@ const MONEY_INPUTS = new Set([
   'cumulative_tax',
   'withheld',
   'special_deductions_per_month',
-  'contribution_base',
-  'housing_fund_base',
+  'profile_contribution_base',
+  'profile_housing_fund_base',
 ])
 /** A contribution item's figure (`pension_base`, `medical_employee_rate`): the item, then the figure. */
 const ITEM_INPUT = /^(pension|medical|unemployment|work_injury|maternity|housing_fund)_(base|base_min|base_max|employee_rate|employer_rate|employee_fixed)$/
