@@ -544,7 +544,8 @@ export const LINE_ORDER = [
 
 /**
  * A formula of the brief's grammar: parts `[label: ]expr = result` joined by '; '; expr has
- * numbers (a leading '-' is a sign), '+', '−' (U+2212), '×', '÷', parentheses and max(a, b).
+ * numbers (a leading '-' is a sign), '+', '−' (U+2212), '×', '÷', parentheses, max(a, b) and
+ * min(a, b) (§17: a contribution base clamped to a scheme's ceiling).
  */
 export interface FormulaPart {
   label: string | null
@@ -571,7 +572,7 @@ export function evaluateFormula(formula: string): FormulaPart[] {
 }
 
 function parseExpression(expr: string): { value: Frac; numbers: string[] } {
-  const tokens = expr.match(/max|\d+(?:\.\d+)?|[()+−×÷,-]|\S/g) ?? []
+  const tokens = expr.match(/max|min|\d+(?:\.\d+)?|[()+−×÷,-]|\S/g) ?? []
   const numbers: string[] = []
   let at = 0
   const peek = () => tokens[at]
@@ -588,13 +589,13 @@ function parseExpression(expr: string): { value: Frac; numbers: string[] } {
       take(')')
       return value
     }
-    if (token === 'max') {
+    if (token === 'max' || token === 'min') {
       take('(')
       const a = sum()
       take(',')
       const b = sum()
       take(')')
-      return a.cmp(b) >= 0 ? a : b
+      return (token === 'max' ? a.cmp(b) >= 0 : a.cmp(b) <= 0) ? a : b
     }
     if (token === '-') {
       const digits = take()
