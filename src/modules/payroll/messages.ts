@@ -20,8 +20,8 @@ export const say = defineMessages('payroll', {
     zh: '您的账号未关联员工，因此没有工资条；请联系管理员关联',
   },
   beforeTaxTables: {
-    en: 'month {month} is before {first}, the first month of cumulative income tax withholding this service computes',
-    zh: '月份 {month} 早于 {first}；本系统从 {first} 起按累计预扣法计算个人所得税',
+    en: '{month} is before {first}, the first month of cumulative income tax withholding this service computes',
+    zh: '{month} 早于 {first}；本系统从 {first} 起按累计预扣法计算个人所得税',
   },
   notRealMonth: { en: 'month {month} is not a real month', zh: '月份 {month} 不是真实存在的月份' },
   runExists: {
@@ -83,11 +83,11 @@ export const say = defineMessages('payroll', {
   },
   schemeNamedByProfile: {
     en: 'The contribution scheme {scheme} is named by the pay profile of {employee} from {month}; give that profile another scheme first',
-    zh: '社保公积金方案 {scheme} 正被{employee}自 {month} 起的薪资档案使用；请先为该档案改选其他方案',
+    zh: '社保公积金方案{scheme}正被{employee}自 {month} 起的薪资档案使用；请先为该档案改选其他方案',
   },
   schemeUsedByRun: {
     en: 'The contribution scheme {scheme} computed payslips of {company} for {month} (payroll run {run}); a scheme that computed a month is kept (a draft run lets go of it once recomputed or deleted)',
-    zh: '社保公积金方案 {scheme} 已用于{company} {month} 的工资条（工资核算批次 {run}）；计算过工资的方案需保留（草稿批次重算或删除后即不再使用）',
+    zh: '社保公积金方案{scheme}已用于{company} {month} 的工资条（工资核算批次 {run}）；计算过工资的方案需保留（草稿批次重算或删除后即不再使用）',
   },
   schemeNamed: { en: '{name} from {month}', zh: '{name}（自 {month} 起）' },
   invalidScheme: { en: 'The contribution scheme is not valid: {problems}', zh: '社保公积金方案无效：{problems}' },
@@ -108,8 +108,8 @@ export const say = defineMessages('payroll', {
   invalidDeclaration: { en: 'The special additional deductions are not valid: {problems}', zh: '专项附加扣除无效：{problems}' },
   capField: { en: 'at most {cap} yuan a month (the 2023 standard)', zh: '每月最多 {cap} 元（2023 年标准）' },
   childrenCapField: {
-    en: 'children’s education and infant care together at most 2,000 a month per child: {cap} for {children} children',
-    zh: '子女教育与婴幼儿照护合计每个子女每月最多 2,000：{children} 个子女最多 {cap}',
+    en: 'children’s education and infant care together at most 2000 yuan a month per child: with {children} declared, at most {cap} yuan',
+    zh: '子女教育与婴幼儿照护合计每个子女每月最多 2000 元：申报 {children} 个子女，最多 {cap} 元',
   },
   housingExclusiveField: {
     en: 'housing loan interest and housing rent cannot both be declared; keep one',
@@ -117,7 +117,7 @@ export const say = defineMessages('payroll', {
   },
   fromMonthField: { en: 'must be a month of {year}', zh: '必须是 {year} 年内的月份' },
   employeeIdNeeded: { en: 'is required: your account is linked to no employee', zh: '必填：您的账号未关联员工' },
-  taxYear: { en: 'year {year} is before {first}, the first year of cumulative income tax withholding this service computes', zh: '{year} 年早于 {first} 年；本系统从 {first} 年起按累计预扣法计算个人所得税' },
+  taxYear: { en: '{year} is before {first}, the first year of cumulative income tax withholding this service computes', zh: '{year} 年早于 {first} 年；本系统从 {first} 年起按累计预扣法计算个人所得税' },
 
   // the payslip lines' labels
   line_basic_salary: { en: 'Basic salary', zh: '基本工资' },
@@ -151,8 +151,9 @@ export const flagRule = ruleText({
 })
 export const freeRule = ruleText({ en: 'free_occurrences must be a whole number from 0 to 31, or null', zh: 'free_occurrences 必须是 0 到 31 之间的整数，或 null' })
 export const formatRule = ruleText({ en: 'format must be csv or xlsx', zh: 'format 必须是 csv 或 xlsx' })
+/** Item codes sit at a nested path (items.0.code): the rule does not name its field. */
 export const codeRule = ruleText({
-  en: 'code must be one of pension, medical, unemployment, work_injury, maternity, housing_fund',
-  zh: 'code 必须是 pension、medical、unemployment、work_injury、maternity、housing_fund 之一',
+  en: 'must be one of pension, medical, unemployment, work_injury, maternity, housing_fund',
+  zh: '必须是 pension、medical、unemployment、work_injury、maternity、housing_fund 之一',
 })
 export const childrenRule = ruleText({ en: 'children must be a whole number from 0 to 20', zh: 'children 必须是 0 到 20 之间的整数' })
