@@ -51,6 +51,8 @@ const values = (employeeId: number, gross: number): repo.PayslipValues => ({
   specialDeductions: 0,
   personalTax: 0,
   employerContributions: 0,
+  schemeId: null,
+  taxDeductionId: null,
   lines: JSON.stringify([{ code: 'basic_salary', amount: gross, formula: `${gross} − 0 = ${gross}` }]),
   facts: JSON.stringify({ employee: employeeId }),
   performancePay: 0,

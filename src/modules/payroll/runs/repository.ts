@@ -272,7 +272,13 @@ export function approvedPayslipsBetween(db: Queryable, companyId: number, employ
  * JSON text. A run keeps its computed pages so until it writes them (strings, not some 150
  * objects a payslip for the collector to trace).
  */
-export type PayslipValues = Omit<NewPayslip, 'id' | 'runId' | 'createdAt' | 'updatedAt' | 'lines' | 'facts'> & { lines: string; facts: string }
+export type PayslipValues = Omit<NewPayslip, 'id' | 'runId' | 'createdAt' | 'updatedAt' | 'lines' | 'facts' | 'schemeId' | 'taxDeductionId'> & {
+  lines: string
+  facts: string
+  /** bound as given: null when none, never left out (a parameter must have a value) */
+  schemeId: number | null
+  taxDeductionId: number | null
+}
 
 /** A payslip's columns but its run's and times, with their keys in `PayslipValues`. */
 const PAGE_COLUMNS = [
