@@ -453,6 +453,7 @@ describe('the web console in Chromium', () => {
       const inTheirFlow: Record<string, string> = {
         '/admin/payroll/runs/:id': 'test/console-payroll.test.ts (the approved run page)',
         '/me/payslips/:month': 'test/console-payroll.test.ts (the payslip on a phone)',
+        '/me/payslips/tax-summary': 'test/console-payroll-tax.test.ts (the employee’s tax summary, in English and Chinese)',
       }
       expect(every.filter((path) => !covered.has(path) && !(path in inTheirFlow))).toEqual([])
       console.log(`axe checked ${visited.length} pages: ${visited.join(', ')}`)
