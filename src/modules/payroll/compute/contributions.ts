@@ -39,6 +39,8 @@ const share = (base: number, tenThousandths: number): number => roundToFen(ratio
 
 interface ItemShare {
   item: SchemeItem
+  /** the clamped base, fen (computed once, for the amount and the inputs) */
+  base: number
   amount: number
   expression: string
 }
@@ -50,19 +52,18 @@ function employeeShare(item: SchemeItem, profile: PayProfile): ItemShare | null 
   if (item.employeeRate === 0 && item.employeeFixed === 0) return null
   const { base, shown } = itemBase(item, profileBaseOf(profile, item.code))
   const fixed = item.employeeFixed === 0 ? [] : [money(item.employeeFixed)]
-  if (item.employeeRate === 0) return { item, amount: item.employeeFixed, expression: money(item.employeeFixed) }
-  return { item, amount: share(base, item.employeeRate) + item.employeeFixed, expression: join(PLUS, join(TIMES, shown, rateOf(item.employeeRate).shown), ...fixed) }
+  if (item.employeeRate === 0) return { item, base, amount: item.employeeFixed, expression: money(item.employeeFixed) }
+  return { item, base, amount: share(base, item.employeeRate) + item.employeeFixed, expression: join(PLUS, join(TIMES, shown, rateOf(item.employeeRate).shown), ...fixed) }
 }
 
 function employerShare(item: SchemeItem, profile: PayProfile): ItemShare | null {
   if (item.employerRate === 0) return null
   const { base, shown } = itemBase(item, profileBaseOf(profile, item.code))
-  return { item, amount: share(base, item.employerRate), expression: join(TIMES, shown, rateOf(item.employerRate).shown) }
+  return { item, base, amount: share(base, item.employerRate), expression: join(TIMES, shown, rateOf(item.employerRate).shown) }
 }
 
 /** The inputs an item's share used: its clamped base, the bounds, the rate and the fixed amount. */
-function itemInputs(item: SchemeItem, profile: PayProfile, rateKey: 'employee_rate' | 'employer_rate'): Record<string, InputValue> {
-  const { base } = itemBase(item, profileBaseOf(profile, item.code))
+function itemInputs({ item, base }: ItemShare, rateKey: 'employee_rate' | 'employer_rate'): Record<string, InputValue> {
   const inputs: Record<string, InputValue> = {
     [`${item.code}_base`]: toYuan(base),
     [`${item.code}_base_min`]: toYuan(item.baseMin),
@@ -90,7 +91,7 @@ function sumLine(code: 'personal_insurance' | 'housing_fund' | 'employer_contrib
   if (due.some(({ item }) => item.code !== 'housing_fund')) inputs.profile_contribution_base = toYuan(profile.contributionBase)
   if (due.some(({ item }) => item.code === 'housing_fund')) inputs.profile_housing_fund_base = toYuan(profile.housingFundBase)
   const rateKey = code === 'employer_contributions' ? 'employer_rate' : 'employee_rate'
-  for (const { item } of due) Object.assign(inputs, itemInputs(item, profile, rateKey))
+  for (const each of due) Object.assign(inputs, itemInputs(each, rateKey))
   return { code, kind: code === 'employer_contributions' ? 'employer' : 'deduction', amount, formula, inputs, sources }
 }
 

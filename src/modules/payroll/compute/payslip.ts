@@ -13,7 +13,7 @@ import {
 } from './lines'
 import { contributionLines } from './contributions'
 import { monthFacts } from './month-facts'
-import { taxLine } from './tax'
+import { declaredMonths, taxLine } from './tax'
 import type { PayLine, Payslip, PayslipInput } from './types'
 
 /*
@@ -80,7 +80,7 @@ export function computePayslip(input: PayslipInput): Payslip {
     deductions,
     net: gross - deductions,
     employerContributions: contributions.employer?.amount ?? 0,
-    specialDeductions: declaration !== null && declaration.fromMonth <= input.month ? declaration.monthlyTotal : 0,
+    specialDeductions: declaredMonths(declaration, input.month, input.month) === 0 ? 0 : (declaration?.monthlyTotal ?? 0),
     facts,
   }
 }

@@ -43,6 +43,9 @@ export const TAX_TABLES: readonly TaxTable[] = [
   },
 ]
 
+/** The first month cumulative withholding is computed for: the earliest table's. */
+export const FIRST_TAX_MONTH = TAX_TABLES.map((table) => table.from).sort()[0]
+
 /** The table a month uses: the latest whose `from` is not after it. */
 export function taxTableFor(month: string, tables: readonly TaxTable[] = TAX_TABLES): TaxTable {
   const applicable = tables.filter((table) => table.from <= month).sort((a, b) => (a.from < b.from ? 1 : -1))

@@ -13,7 +13,7 @@ import { findCompany } from '../../companies/repository'
 import type { Principal } from '../../rbac/access'
 import { ADMIN_ROLE } from '../../rbac/catalogue'
 import { ownEmployeesAmong, ownMatterRefused } from '../../rbac/own-matters'
-import { TAX_TABLES } from '../compute/tax'
+import { FIRST_TAX_MONTH } from '../compute/tax'
 import { NO_ENTERED_INPUTS, type EnteredInputs, type PayLine, type PaySettings } from '../compute/types'
 import { say } from '../messages'
 import { findSettings } from '../profiles/repository'
@@ -118,8 +118,7 @@ export function createRunsService({ database, clock, defaultZone, ruleCache }: R
     async create(input: CreateRunInput, actor: Actor): Promise<RunResponse> {
       if (!isCalendarDate(`${input.month}-01`)) throw ValidationError.of([{ field: 'month', message: say.notRealMonth({ month: input.month }) }])
       // cumulative withholding, as the tax tables hold it, starts in 2019: an earlier month has no tax to compute it by
-      const firstTaxed = TAX_TABLES.map((table) => table.from).sort()[0]
-      if (input.month < firstTaxed) throw ValidationError.of([{ field: 'month', message: say.beforeTaxTables({ month: input.month, first: firstTaxed }) }])
+      if (input.month < FIRST_TAX_MONTH) throw ValidationError.of([{ field: 'month', message: say.beforeTaxTables({ month: input.month, first: FIRST_TAX_MONTH }) }])
       const company = await findCompany(db, input.company_id)
       if (!company) throw ValidationError.of([{ field: 'company_id', message: say.companyMissing({ id: input.company_id }) }])
       const existing = await repo.findRunOf(db, company.id, input.month)

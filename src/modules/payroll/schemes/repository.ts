@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm'
 import { inIds } from '../../../db/batches'
 import type { Queryable } from '../../../db/client'
 import { companies, contributionSchemeItems, contributionSchemes, employees, payProfiles, payrollRuns, payslips } from '../../../db/schema'
@@ -38,6 +38,16 @@ export async function computeSchemes(db: Queryable): Promise<ContributionScheme[
     effectiveFrom,
     items: items.map(({ code, employeeRate, employerRate, baseMin, baseMax, employeeFixed }) => ({ code, employeeRate, employerRate, baseMin, baseMax, employeeFixed })),
   }))
+}
+
+/** The id of the scheme of this name from this month, if any (what a 409 names). */
+export async function schemeIdOf(db: Queryable, name: string, effectiveFrom: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: contributionSchemes.id })
+    .from(contributionSchemes)
+    .where(and(eq(contributionSchemes.name, name), eq(contributionSchemes.effectiveFrom, effectiveFrom)))
+    .limit(1)
+  return row?.id ?? null
 }
 
 export async function insertScheme(db: Queryable, values: typeof contributionSchemes.$inferInsert): Promise<SchemeRow> {

@@ -92,7 +92,7 @@ export function createSchemesService({ database, clock }: SchemesDeps) {
     const { items, ...scheme } = readScheme(input)
     const now = clock.now()
     try {
-      const saved = await database.write(async (tx) => {
+      return await database.write(async (tx) => {
         const before = id === undefined ? null : await repo.findScheme(tx, id)
         if (id !== undefined && !before) throw new NotFoundError(say.schemeMissing({ id }))
         const schemeId = id ?? (await repo.insertScheme(tx, { ...scheme, createdAt: now, updatedAt: now })).id
@@ -108,11 +108,10 @@ export function createSchemesService({ database, clock }: SchemesDeps) {
         })
         return after
       })
-      return saved
     } catch (error) {
       if (!isUniqueViolation(error)) throw error
-      const taken = (await repo.schemesWithItems(db)).find((each) => each.name === scheme.name && each.effectiveFrom === scheme.effectiveFrom)
-      throw new ConflictError(say.schemeExists({ name: scheme.name, month: scheme.effectiveFrom, id: taken?.id ?? 0 }))
+      const taken = await repo.schemeIdOf(db, scheme.name, scheme.effectiveFrom)
+      throw new ConflictError(say.schemeExists({ name: scheme.name, month: scheme.effectiveFrom, id: taken ?? 0 }))
     }
   }
 

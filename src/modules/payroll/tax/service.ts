@@ -3,10 +3,11 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type Fie
 import type { Clock } from '../../../lib/clock'
 import { localDate } from '../../../lib/local-time'
 import { toFen, toYuan } from '../../../lib/money'
+import { parseDecimal, roundToFen } from '../../../lib/rational'
 import { recordAudit, type Actor } from '../../audit/recorder'
 import { findEmployee } from '../../employees/repository'
 import type { Principal } from '../../rbac/access'
-import { TAX_TABLES } from '../compute'
+import { FIRST_TAX_MONTH } from '../compute'
 import type { PayLine } from '../compute/types'
 import { say } from '../messages'
 import { collect } from '../profiles/service'
@@ -79,12 +80,12 @@ function readDeclaration(year: number, input: DeclarationInput) {
   return { fromMonth, childrenEducation, infantCare, continuingEducation, housingLoanInterest, housingRent, elderlySupport, children }
 }
 
-/** Yuan as a line's inputs hold it (the closest double to a 2-decimal amount) → fen, exactly. */
-const fenOfInput = (value: number | string | undefined): number => Math.round(Number(value ?? 0) * 100)
+/** Yuan as a line's inputs hold it → fen, read through its decimal spelling (as `toFen` reads a request's), never by float arithmetic. */
+const fenOfInput = (value: number | string | undefined): number => roundToFen(parseDecimal(String(value ?? 0)))
 
 export function createTaxService({ database, clock, defaultZone }: TaxDeps) {
   const { db } = database
-  const firstYear = Number(TAX_TABLES.map((table) => table.from).sort()[0].slice(0, 4))
+  const firstYear = Number(FIRST_TAX_MONTH.slice(0, 4))
   const requireEmployee = async (id: number) => {
     const employee = await findEmployee(db, id)
     if (!employee) throw new NotFoundError(say.employeeMissing({ id }))
