@@ -1,9 +1,8 @@
-import { Alert, Center, Group, Loader, Select, Stack, Text } from '@mantine/core'
+import { Group, Select, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { todayIn, yearsUpTo } from '../../../components/dates'
-import { useT } from '../../../i18n'
-import { TaxSummaryTable } from '../../me/payslips/TaxSummaryTable'
+import { TaxSummaryResult } from '../../me/payslips/TaxSummaryTable'
 import { usePayslipWords } from '../../me/payslips/words'
 import { EmployeeSelect } from '../work/shared'
 import { fetchTaxSummary, PAYROLL_KEY } from './data'
@@ -11,7 +10,6 @@ import { usePayrollWords } from './words'
 
 /** An employee's income tax of a year, month by month from the approved payslips, with the year's totals. */
 export function TaxSummary() {
-  const t = useT()
   const p = usePayrollWords()
   const w = usePayslipWords()
   const thisYear = Number(todayIn().slice(0, 4))
@@ -33,17 +31,7 @@ export function TaxSummary() {
         {w.tax.hint}
       </Text>
       {employee === null && <Text c="dimmed">{p.chooseTaxEmployee}</Text>}
-      {employee !== null && summary.isPending && (
-        <Center p="md">
-          <Loader size="sm" role="status" aria-label={t.common.loading} />
-        </Center>
-      )}
-      {summary.error && (
-        <Alert color="red" title={t.common.failed}>
-          {summary.error.message}
-        </Alert>
-      )}
-      {summary.data && <TaxSummaryTable summary={summary.data} />}
+      <TaxSummaryResult summary={summary} />
     </Stack>
   )
 }

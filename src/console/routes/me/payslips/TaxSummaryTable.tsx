@@ -1,11 +1,31 @@
-import { ScrollArea, Table, Text } from '@mantine/core'
+import { Alert, Center, Loader, ScrollArea, Table, Text } from '@mantine/core'
+import type { UseQueryResult } from '@tanstack/react-query'
 import { api, unwrap } from '../../../api'
+import { useT } from '../../../i18n'
 import { money } from './PayslipLines'
 import { usePayslipWords } from './words'
 
 /** The caller's own income tax of a year (the employee's and HR's answers are one model). */
 export const fetchOwnTaxSummary = (year: number) => unwrap(api.payslips['tax-summary'].get({ query: { year } }))
 export type TaxSummary = Awaited<ReturnType<typeof fetchOwnTaxSummary>>
+
+/** A tax summary being read: a loader while it is fetched, its error, or the table (nothing while the query waits to be enabled). */
+export function TaxSummaryResult({ summary }: { summary: UseQueryResult<TaxSummary, Error> }) {
+  const t = useT()
+  if (summary.data) return <TaxSummaryTable summary={summary.data} />
+  if (summary.error)
+    return (
+      <Alert color="red" title={t.common.failed}>
+        {summary.error.message}
+      </Alert>
+    )
+  if (summary.fetchStatus === 'idle') return null
+  return (
+    <Center p="md">
+      <Loader size="sm" role="status" aria-label={t.common.loading} />
+    </Center>
+  )
+}
 
 const figure = { ta: 'right', style: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } } as const
 
